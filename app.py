@@ -1,0 +1,37 @@
+"""ROCm Bridge: `streamlit run app.py`. Builds the sidebar and the navigation from one page registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from rocm_bridge.pages import GROUPS, PAGES
+from rocm_bridge.ui import tr
+from rocm_bridge.ui.language import init_language
+
+ROOT = Path(__file__).parent
+
+
+def main() -> None:
+    st.set_page_config(page_title="ROCm Bridge", page_icon=":material/swap_horiz:", layout="wide")
+    init_language()
+    sections = {
+        tr(f"nav.{group}"): [
+            st.Page(
+                ROOT / spec.file,
+                title=tr(spec.title_key),
+                icon=spec.icon,
+                url_path=spec.url_path,
+                default=spec.key == "home",
+            )
+            for spec in PAGES
+            if spec.group == group
+        ]
+        for group in GROUPS
+    }
+    st.sidebar.caption(tr("app.tagline"))
+    st.navigation(sections).run()
+
+
+main()

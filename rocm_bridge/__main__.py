@@ -1,0 +1,3 @@
+from rocm_bridge.cli import main
+
+raise SystemExit(main())

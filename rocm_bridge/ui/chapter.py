@@ -1,0 +1,79 @@
+"""Renders a chapter (or the home page) from content/<lang>/<id>.md, with its widgets, quiz and navigation."""
+
+from __future__ import annotations
+
+import importlib
+
+import streamlit as st
+
+from rocm_bridge import content
+from rocm_bridge.pages import CHAPTERS, page
+from rocm_bridge.ui import formula_card, lang, page_link, tr
+
+READ_KEY = "chapters_read"
+CALLOUTS = {"story": st.info, "takeaways": st.success, "misconceptions": st.warning}
+ICONS = {"story": ":material/restaurant:", "takeaways": ":material/lightbulb:", "misconceptions": ":material/report:"}
+
+# widget name -> (module, function, keyword arguments); modules are imported only when a chapter shows them
+WIDGETS: dict[str, tuple[str, str, dict]] = {
+    **{
+        f"formula:{fid}": ("rocm_bridge.ui.formula_widgets", "render", {"formula_id": fid, "embedded": True})
+        for fid in ("compatible", "per_op_time", "throughput", "coverage", "speedup")
+    },
+    "stack": ("rocm_bridge.ui.stack_widgets", "render_explorer", {"compact": True}),
+}
+
+
+def _widget(name: str, doc_id: str) -> None:
+    module, func, kwargs = WIDGETS[name]
+    getattr(importlib.import_module(module), func)(key_prefix=doc_id, **kwargs)
+
+
+def render_document(doc_id: str) -> None:
+    blocks = content.load(doc_id, lang())
+    if blocks is None:
+        st.warning(tr("chapters.missing"))
+        blocks = content.load(doc_id, "en") or ()
+    for block in blocks:
+        if block.kind == "markdown":
+            st.markdown(block.text)
+        elif block.kind in CALLOUTS:
+            CALLOUTS[block.kind](f"**{tr('chapters.' + block.kind)}**\n\n{block.text}", icon=ICONS[block.kind])
+        elif block.kind == "formula":
+            formula_card(block.text)
+        elif block.kind == "widget":
+            with st.expander(tr("chapters.try_it"), expanded=True, icon=":material/science:"):
+                _widget(block.text, doc_id)
+        elif block.kind == "lab":
+            spec = page(block.text)
+            page_link(block.text, label=tr("common.open_lab", title=tr(spec.title_key)))
+
+
+def _progress(chapter_id: str) -> None:
+    read = st.session_state.setdefault(READ_KEY, set())
+    read.add(chapter_id)
+    st.progress(len(read) / len(CHAPTERS), text=tr("chapters.progress", read=len(read), total=len(CHAPTERS)))
+
+
+def _prev_next(chapter_id: str) -> None:
+    i = CHAPTERS.index(chapter_id)
+    left, right = st.columns(2)
+    if i > 0:
+        with left:
+            prev = page(CHAPTERS[i - 1])
+            page_link(prev.key, label=tr("chapters.previous", title=tr(prev.title_key)))
+    if i + 1 < len(CHAPTERS):
+        with right:
+            nxt = page(CHAPTERS[i + 1])
+            page_link(nxt.key, label=tr("chapters.next", title=tr(nxt.title_key)))
+
+
+def render_chapter(chapter_id: str) -> None:
+    st.title(tr(page(chapter_id).title_key))
+    _progress(chapter_id)
+    render_document(chapter_id)
+    st.divider()
+    st.subheader(tr("chapters.quiz"))
+    importlib.import_module("rocm_bridge.ui.quiz_widgets").chapter_quiz(chapter_id)
+    st.divider()
+    _prev_next(chapter_id)

@@ -1,0 +1,37 @@
+"""The language toggle: browser locale by default, kept in ?lang= so a shared link opens in the same language."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rocm_bridge import i18n
+from rocm_bridge.ui import LANG_KEY, tr
+
+
+def _initial_language() -> str:
+    raw = st.query_params.get(LANG_KEY)
+    if raw is not None:
+        lang = i18n.normalize_lang(raw)
+        if lang:
+            return lang
+        st.session_state["_lang_notice"] = raw[:40]
+    return i18n.normalize_lang(st.context.locale) or i18n.DEFAULT_LANG
+
+
+def init_language() -> str:
+    """Render the sidebar toggle and return the session's language."""
+    if st.session_state.get(LANG_KEY) not in i18n.LANGS:
+        st.session_state[LANG_KEY] = _initial_language()
+    st.sidebar.segmented_control(
+        "🌐 " + i18n.t("lang.label", st.session_state[LANG_KEY]),
+        options=list(reversed(i18n.LANGS)),  # 中文 first: the course's home language
+        format_func=i18n.LANG_NAMES.get,
+        key=LANG_KEY,
+        required=True,
+    )
+    lang = st.session_state[LANG_KEY]
+    notice = st.session_state.pop("_lang_notice", None)
+    if notice is not None:
+        st.toast(tr("lang.unknown", value=notice), icon=":material/translate:")
+    st.query_params[LANG_KEY] = lang
+    return lang

@@ -1,0 +1,66 @@
+"""Deep links: page state a teacher wants to share lives in the URL query.
+
+Prefer Streamlit's own binding for widgets: `st.slider(..., key="fl_batch", bind="query-params")` keeps the
+value in `?fl_batch=` (removed while it equals the default, which is fine: defaults are the same for
+everyone). url_state / push_url are for state that is not a single widget value, or that needs validation
+with a notice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from rocm_bridge.ui import tr
+
+
+def url_state(
+    key: str,
+    default: Any,
+    cast: Callable[[str], Any] = str,
+    valid: Callable[[Any], bool] | Iterable[Any] | None = None,
+) -> Any:
+    """Seed st.session_state[key] from ?key= once per session; an invalid value falls back with a notice."""
+    if key not in st.session_state:
+        value = default
+        raw = st.query_params.get(key)
+        if raw is not None:
+            try:
+                candidate = cast(raw)
+                ok = valid is None or (valid(candidate) if callable(valid) else candidate in list(valid))
+            except (TypeError, ValueError):
+                ok = False
+            if ok:
+                value = candidate
+            else:
+                st.toast(tr("common.bad_query", name=key, value=raw[:40]), icon=":material/link_off:")
+        st.session_state[key] = value
+    return st.session_state[key]
+
+
+def push_url(*keys: str) -> None:
+    """Write the current values of these session-state keys into the URL query."""
+    for key in keys:
+        value = st.session_state.get(key)
+        if value is None:
+            st.query_params.pop(key, None)
+        elif isinstance(value, list | tuple):
+            st.query_params[key] = [str(v) for v in value]
+        else:
+            st.query_params[key] = str(value)
+
+
+def current_link() -> str:
+    """The URL of this page with its current query."""
+    base = (st.context.url or "").split("?")[0]
+    query = urlencode([(k, v) for k in st.query_params for v in st.query_params.get_all(k)])
+    return f"{base}?{query}" if query else base
+
+
+def share_link() -> None:
+    """Show the link to this view with Streamlit's copy button."""
+    st.caption(tr("common.share_link"))
+    st.code(current_link(), language=None)

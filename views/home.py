@@ -1,0 +1,8 @@
+import streamlit as st
+
+from rocm_bridge.ui import tr
+from rocm_bridge.ui.chapter import render_document
+
+st.title(tr("app.name"))
+st.caption(tr("app.tagline"))
+render_document("home")

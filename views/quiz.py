@@ -1,0 +1,5 @@
+from rocm_bridge.pages import by_file
+from rocm_bridge.ui import coming_soon, page_header
+
+page_header(by_file("views/quiz.py").title_key)
+coming_soon()
