@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -16,7 +16,7 @@ def data_path(name: str) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read(name: str) -> tuple[dict[str, str], ...]:
     with data_path(name).open(newline="", encoding="utf-8") as fh:
         return tuple(csv.DictReader(fh))

@@ -1,59 +1,28 @@
-"""Shared Streamlit widgets. The only part of rocm_bridge that imports streamlit."""
+"""Shared Streamlit widgets; the only part of rocm_bridge that imports streamlit.
+
+The names live in rocm_bridge.ui.base and are loaded on first use, so that merely importing the package
+(as tools that walk rocm_bridge do) does not import streamlit.
+"""
 
 from __future__ import annotations
 
-import streamlit as st
+import importlib
+from typing import Any
 
-from rocm_bridge import i18n
-from rocm_bridge.errors import RocmBridgeError
-from rocm_bridge.formulas import FORMULAS
-from rocm_bridge.pages import page
-
-LANG_KEY = "lang"
-
-
-def lang() -> str:
-    """The language of this session (set by rocm_bridge.ui.language.init_language on every run)."""
-    value = st.session_state.get(LANG_KEY)
-    return value if value in i18n.LANGS else i18n.DEFAULT_LANG
-
-
-def tr(key: str, /, **params: object) -> str:
-    """Catalog text in the current language."""
-    return i18n.t(key, lang(), **params)
+__all__ = [
+    "LANG_KEY",
+    "coming_soon",
+    "formula_card",
+    "lang",
+    "page_header",
+    "page_link",
+    "show_error",
+    "source_note",
+    "tr",
+]
 
 
-def page_link(key: str, *, label: str | None = None) -> None:
-    spec = page(key)
-    st.page_link(spec.file, label=label or tr(spec.title_key), icon=spec.icon)
-
-
-def show_error(err: RocmBridgeError) -> None:
-    """A translated, actionable message instead of a traceback."""
-    st.error(err.message(lang()), icon=":material/error:")
-
-
-def source_note(*sources: str) -> None:
-    """A small source line under a figure or table. Sources are our data's text: shown as Markdown text only."""
-    if sources:
-        st.caption(f"{tr('common.source')}: " + " · ".join(sources))
-
-
-def formula_card(formula_id: str) -> None:
-    """The formula in LaTeX with every symbol explained."""
-    spec = FORMULAS[formula_id]
-    with st.container(border=True):
-        st.markdown(f"**{tr(spec.title_key)}**")
-        st.latex(spec.latex)
-        rows = "\n".join(f"| ${sym}$ | {tr(key)} |" for sym, key in spec.symbols)
-        st.markdown(f"| {tr('common.symbol')} | {tr('common.meaning')} |\n|---|---|\n{rows}")
-
-
-def coming_soon() -> None:
-    st.info(tr("common.coming_soon"), icon=":material/construction:")
-
-
-def page_header(title_key: str, caption_key: str | None = None) -> None:
-    st.title(tr(title_key))
-    if caption_key:
-        st.caption(tr(caption_key))
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(importlib.import_module("rocm_bridge.ui.base"), name)
+    raise AttributeError(f"module 'rocm_bridge.ui' has no attribute {name!r}")

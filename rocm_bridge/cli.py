@@ -1,0 +1,60 @@
+"""`python -m rocm_bridge <command> ...`: a thin command line over the core.
+
+Only the chosen command's module is imported, so `hipify` starts fast and never loads pandas, streamlit
+or a deep-learning framework. Each command module defines HELP, add_arguments(parser) and run(args) -> int.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from rocm_bridge import __version__
+from rocm_bridge.errors import RocmBridgeError
+from rocm_bridge.i18n import cli_lang
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "hipify": ("rocm_bridge.hipify.cli", "translate CUDA source to HIP, with a report and portability lint"),
+    "doctor": ("rocm_bridge.doctor.cli", "diagnose this machine's ROCm / CUDA + TensorFlow install"),
+    "bench": ("rocm_bridge.live.cli", "run the GPU benchmark suite headless (matmul, transfer, dispatch, ...)"),
+    "coverage": ("rocm_bridge.coverage.cli", "which ops of a TensorFlow model have ROCm / CUDA GPU kernels"),
+}
+
+EXIT_USAGE = 2
+EXIT_ERROR = 3
+
+
+def _overview() -> str:
+    width = max(map(len, COMMANDS))
+    lines = [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    return (
+        "usage: python -m rocm_bridge <command> [options]\n\ncommands:\n"
+        + "\n".join(lines)
+        + "\n\n'python -m rocm_bridge <command> --help' shows a command's options."
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(_overview())
+        return 0 if argv else EXIT_USAGE
+    if argv[0] == "--version":
+        print(f"rocm_bridge {__version__}")
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"unknown command {name!r}\n\n{_overview()}", file=sys.stderr)
+        return EXIT_USAGE
+    module = importlib.import_module(COMMANDS[name][0])
+    parser = argparse.ArgumentParser(prog=f"python -m rocm_bridge {name}", description=module.HELP)
+    module.add_arguments(parser)
+    args = parser.parse_args(rest)
+    try:
+        return int(module.run(args) or 0)
+    except RocmBridgeError as err:
+        print(f"error: {err.message(cli_lang())}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
