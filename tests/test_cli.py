@@ -1,0 +1,36 @@
+"""The command line: dispatch, help, unknown commands, and every command documented in the README."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rocm_bridge import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "rocm_bridge", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_overview_lists_every_command():
+    out = run("--help")
+    assert out.returncode == 0
+    for name in cli.COMMANDS:
+        assert name in out.stdout
+
+
+def test_unknown_command_is_a_usage_error():
+    out = run("frobnicate")
+    assert out.returncode == cli.EXIT_USAGE
+    assert "unknown command" in out.stderr
+
+
+@pytest.mark.parametrize("name", list(cli.COMMANDS))
+def test_each_command_has_help_and_is_documented(name):
+    out = run(name, "--help")
+    assert out.returncode == 0, out.stderr
+    assert f"python -m rocm_bridge {name}" in out.stdout
+    assert f"python -m rocm_bridge {name}" in (ROOT / "README.md").read_text(encoding="utf-8")
