@@ -31,7 +31,7 @@ def main() -> None:
         for group in GROUPS
     }
     st.sidebar.caption(tr("app.tagline"))
-    st.navigation(sections).run()
+    st.navigation(sections, expanded=True).run()
 
 
 main()

@@ -23,7 +23,7 @@ def init_language() -> str:
     if st.session_state.get(LANG_KEY) not in i18n.LANGS:
         st.session_state[LANG_KEY] = _initial_language()
     st.sidebar.segmented_control(
-        "🌐 " + i18n.t("lang.label", st.session_state[LANG_KEY]),
+        ":material/translate: " + i18n.t("lang.label", st.session_state[LANG_KEY]),
         options=list(reversed(i18n.LANGS)),  # 中文 first: the course's home language
         format_func=i18n.LANG_NAMES.get,
         key=LANG_KEY,
