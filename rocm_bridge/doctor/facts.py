@@ -1,0 +1,328 @@
+"""Collect the facts the checklist needs: files under a root directory, the rest through a Probe.
+
+Every fact keeps where it came from (a path, a command, a variable) so the report can show its evidence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from rocm_bridge.doctor.probes import TF_MARKER, TF_TIMEOUT_S, CommandResult, Probe, SystemProbe
+
+ENV_VARS: tuple[str, ...] = (
+    "ROCM_PATH",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "CUDA_VISIBLE_DEVICES",
+    "GPU_DEVICE_ORDINAL",
+    "HSA_OVERRIDE_GFX_VERSION",
+    "LD_LIBRARY_PATH",
+)
+TF_DISTS: tuple[str, ...] = ("tensorflow-rocm", "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly")
+AMD_VENDOR_ID = 4098  # 0x1002 in KFD topology properties
+
+
+@dataclass
+class Gpu:
+    name: str
+    gfx: str  # "gfx90a"; NVIDIA: ""
+    source: str  # "amdsmi" | "rocminfo" | "kfd:<node path>" | "nvml" | "nvidia-smi"
+    compute_capability: str = ""
+
+
+@dataclass
+class TensorFlowProbe:
+    status: str = "not_run"  # not_run | ok | missing | import_error | crash | timeout
+    version: str = ""
+    built_with_rocm: bool | None = None
+    built_with_cuda: bool | None = None
+    build_info: dict = field(default_factory=dict)
+    gpus: list[str] = field(default_factory=list)
+    matmul_device: str = ""
+    matmul_ok: bool | None = None
+    error: str = ""
+    stderr_tail: str = ""
+    rc: int | None = None
+
+
+@dataclass
+class Facts:
+    root: str
+    user: str = ""
+    groups: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    # AMD
+    rocm_version: str = ""
+    rocm_version_file: str = ""
+    rocm_dirs: list[str] = field(default_factory=list)
+    amdgpu_loaded: bool = False
+    amdgpu_version: str = ""
+    kfd_exists: bool = False
+    kfd_access: dict = field(default_factory=dict)  # {"r":, "w":, "group":}
+    render_nodes: dict = field(default_factory=dict)  # "/dev/dri/renderD128" -> {"r":, "w":, "group":}
+    amd_gpus: list[Gpu] = field(default_factory=list)
+    gpu_source_notes: list[str] = field(default_factory=list)
+    pci_gpus: list[dict] = field(default_factory=list)  # {"slot", "vendor": "amd"|"nvidia", "device"}
+    # NVIDIA
+    nvidia_driver: str = ""
+    nvidia_driver_source: str = ""
+    nvidia_cuda: str = ""  # highest CUDA version the driver supports (NVML / nvidia-smi)
+    cuda_toolkit: str = ""
+    nvidia_gpus: list[Gpu] = field(default_factory=list)
+    # Python side
+    python: str = ""
+    packages: dict[str, str | None] = field(default_factory=dict)
+    tensorflow: TensorFlowProbe = field(default_factory=TensorFlowProbe)
+
+    @property
+    def platform(self) -> str:
+        """'amd', 'nvidia' or 'none', from what the kernel side shows (driver, device nodes, GPUs)."""
+        pci = {g["vendor"] for g in self.pci_gpus}
+        if self.amdgpu_loaded or self.kfd_exists or self.amd_gpus or "amd" in pci:
+            return "amd"
+        if self.nvidia_driver or self.nvidia_gpus or "nvidia" in pci:
+            return "nvidia"
+        if self.rocm_version or self.packages.get("tensorflow-rocm"):
+            return "amd"  # ROCm installed but no GPU or driver seen: diagnose as an AMD host
+        return "none"
+
+    @property
+    def tf_dist(self) -> tuple[str, str] | None:
+        """(distribution name, version) of the installed TensorFlow package, ROCm wheel first."""
+        for dist in TF_DISTS:
+            if self.packages.get(dist):
+                return dist, self.packages[dist]
+        return None
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out["platform"] = self.platform
+        return out
+
+
+def _read(root: Path, rel: str) -> str | None:
+    path = root / rel.lstrip("/")
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").strip()
+    except (OSError, ValueError):
+        return None
+
+
+def gfx_from_target_version(value: int) -> str:
+    """KFD topology's gfx_target_version (major*10000 + minor*100 + stepping) as a gfx name.
+
+    >>> gfx_from_target_version(90010), gfx_from_target_version(100302), gfx_from_target_version(90402)
+    ('gfx90a', 'gfx1032', 'gfx942')
+    """
+    major, minor, step = value // 10000, (value // 100) % 100, value % 100
+    return f"gfx{major}{minor:x}{step:x}"
+
+
+def gfx_from_override(value: str) -> str | None:
+    """HSA_OVERRIDE_GFX_VERSION ('10.3.0') as the gfx name the runtime will assume ('gfx1030')."""
+    m = re.fullmatch(r"\s*(\d+)\.(\d+)\.(\d+)\s*", value or "")
+    if not m:
+        return None
+    major, minor, step = (int(x) for x in m.groups())
+    return f"gfx{major}{minor:x}{step:x}"
+
+
+def parse_rocminfo(text: str) -> list[Gpu]:
+    """GPU agents from rocminfo output (Name: gfxNNN, Marketing Name, Device Type: GPU)."""
+    gpus = []
+    for block in re.split(r"\n\*{5,}\s*\n\s*Agent \d+\s*\n\*{5,}", "\n" + text):
+        if not re.search(r"Device Type:\s*GPU", block):
+            continue
+        name = re.search(r"^\s*Name:\s*(\S+)", block, re.M)
+        market = re.search(r"Marketing Name:\s*(.+)", block)
+        gfx = name.group(1) if name else ""
+        gpus.append(Gpu(name=(market.group(1).strip() if market else gfx), gfx=gfx, source="rocminfo"))
+    return gpus
+
+
+def kfd_topology(root: Path) -> list[Gpu]:
+    """GPU nodes of the KFD topology in sysfs (CPU nodes have gfx_target_version 0)."""
+    gpus = []
+    nodes = root / "sys/class/kfd/kfd/topology/nodes"
+    if not nodes.is_dir():
+        return gpus
+    for node in sorted(nodes.iterdir(), key=lambda p: (len(p.name), p.name)):
+        props: dict[str, int] = {}
+        text = _read(node, "properties") or ""
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1].lstrip("-").isdigit():
+                props[parts[0]] = int(parts[1])
+        target = props.get("gfx_target_version", 0)
+        if not target or props.get("simd_count", 1) == 0:
+            continue
+        if props.get("vendor_id", AMD_VENDOR_ID) != AMD_VENDOR_ID:
+            continue
+        name = _read(node, "name") or ""
+        gfx = gfx_from_target_version(target)
+        gpus.append(Gpu(name=name or gfx, gfx=gfx, source=f"kfd:/sys/class/kfd/kfd/topology/nodes/{node.name}/properties"))
+    return gpus
+
+
+PCI_VENDORS = {"0x1002": "amd", "0x10de": "nvidia"}
+
+
+def pci_gpus(root: Path) -> list[dict]:
+    """Display controllers (class 0x03) and processing accelerators (0x12) of AMD or NVIDIA on the PCI bus."""
+    out = []
+    devices = root / "sys/bus/pci/devices"
+    if not devices.is_dir():
+        return out
+    for dev in sorted(devices.iterdir()):
+        vendor = (_read(dev, "vendor") or "").lower()
+        klass = (_read(dev, "class") or "").lower()
+        if vendor in PCI_VENDORS and klass[:4] in ("0x03", "0x12"):
+            out.append({"slot": dev.name, "vendor": PCI_VENDORS[vendor], "device": _read(dev, "device") or ""})
+    return out
+
+
+def parse_tf_result(result: CommandResult) -> TensorFlowProbe:
+    """Turn the TensorFlow subprocess outcome into facts: ok, missing, import_error, crash or timeout."""
+    tf = TensorFlowProbe(rc=result.rc, stderr_tail=result.stderr[-4000:])
+    if result.timed_out:
+        tf.status = "timeout"
+        return tf
+    payload = None
+    for line in result.stdout.splitlines():
+        if line.startswith(TF_MARKER):
+            try:
+                payload = json.loads(line[len(TF_MARKER):])
+            except json.JSONDecodeError:
+                payload = None
+    if payload is None:
+        # No report line: the interpreter died (segfault, abort, OOM kill) before printing it.
+        tf.status = "crash"
+        tf.error = (result.stderr.strip().splitlines() or [f"exit code {result.rc}"])[-1][:500]
+        return tf
+    if "import_error" in payload:
+        error = str(payload["import_error"])
+        tf.status = "missing" if "No module named 'tensorflow'" in error else "import_error"
+        tf.error = error[:2000]
+        return tf
+    tf.status = "ok"
+    tf.version = str(payload.get("version", ""))
+    tf.built_with_rocm = payload.get("built_with_rocm")
+    tf.built_with_cuda = payload.get("built_with_cuda")
+    tf.build_info = dict(payload.get("build_info") or {})
+    tf.gpus = list(payload.get("gpus") or [])
+    tf.matmul_device = str(payload.get("matmul_device", ""))
+    tf.matmul_ok = payload.get("matmul_ok")
+    tf.error = str(payload.get("gpu_error", ""))
+    return tf
+
+
+def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: bool = True,
+            tf_timeout_s: float = TF_TIMEOUT_S) -> Facts:
+    """Gather every fact. tensorflow=False skips the (slow) TensorFlow subprocess."""
+    root = Path(root)
+    probe = probe or SystemProbe()
+    env = probe.env()
+    facts = Facts(root=str(root), user=probe.user_name(), groups=probe.groups(),
+                  env={k: env[k] for k in ENV_VARS if k in env})
+
+    facts.pci_gpus = pci_gpus(root)
+
+    # ROCm user space: ROCM_PATH first, then /opt/rocm, then versioned prefixes.
+    candidates = []
+    if env.get("ROCM_PATH"):
+        candidates.append(env["ROCM_PATH"].rstrip("/"))
+    candidates.append("/opt/rocm")
+    opt = root / "opt"
+    if opt.is_dir():
+        facts.rocm_dirs = sorted(p.name for p in opt.iterdir() if p.name.startswith("rocm"))
+        candidates += [f"/opt/{name}" for name in sorted(facts.rocm_dirs, reverse=True)]
+    for prefix in candidates:
+        text = _read(root, f"{prefix}/.info/version")
+        if text:
+            facts.rocm_version = text.splitlines()[0].strip()
+            facts.rocm_version_file = f"{prefix}/.info/version"
+            break
+
+    # amdgpu kernel driver: the module directory exists when loaded; DKMS builds carry a version file.
+    facts.amdgpu_loaded = (root / "sys/module/amdgpu").is_dir()
+    facts.amdgpu_version = (_read(root, "/sys/module/amdgpu/version") or "").strip()
+
+    kfd = root / "dev/kfd"
+    facts.kfd_exists = kfd.exists()
+    if facts.kfd_exists:
+        access = probe.node_access("/dev/kfd", kfd)
+        facts.kfd_access = {"r": access.readable, "w": access.writable, "group": access.group}
+    dri = root / "dev/dri"
+    if dri.is_dir():
+        for node in sorted(dri.glob("renderD*")):
+            access = probe.node_access(f"/dev/dri/{node.name}", node)
+            facts.render_nodes[f"/dev/dri/{node.name}"] = {"r": access.readable, "w": access.writable,
+                                                          "group": access.group}
+
+    # GPUs and gfx targets: amdsmi, else rocminfo, else the KFD topology in sysfs.
+    if _amd_hint(facts, root):
+        smi = probe.python("amdsmi", 20)
+        if smi.ok:
+            try:
+                for item in json.loads(smi.stdout.strip().splitlines()[-1]):
+                    if item.get("gfx"):
+                        facts.amd_gpus.append(Gpu(name=item.get("name") or item["gfx"], gfx=item["gfx"], source="amdsmi"))
+            except (json.JSONDecodeError, IndexError, AttributeError, TypeError):
+                facts.gpu_source_notes.append("amdsmi: unreadable output")
+        if not facts.amd_gpus:
+            rocminfo = facts.rocm_version_file.replace(".info/version", "bin/rocminfo") if facts.rocm_version_file else "rocminfo"
+            result = probe.run("rocminfo", [rocminfo])
+            if result.ok:
+                facts.amd_gpus = parse_rocminfo(result.stdout)
+            elif not result.missing:
+                facts.gpu_source_notes.append("rocminfo: " + (result.stderr or result.stdout).strip()[-300:])
+        if not facts.amd_gpus:
+            facts.amd_gpus = kfd_topology(root)
+
+    # NVIDIA: NVML, else nvidia-smi; the kernel module's version file.
+    proc = _read(root, "/proc/driver/nvidia/version")
+    if proc:
+        m = re.search(r"Kernel Module\s+(?:for\s+\S+\s+)?(\d+\.\d+(?:\.\d+)?)", proc) or re.search(r"(\d{3}\.\d+(?:\.\d+)?)", proc)
+        if m:
+            facts.nvidia_driver, facts.nvidia_driver_source = m.group(1), "/proc/driver/nvidia/version"
+    nvml = probe.python("nvml", 20)
+    if nvml.ok:
+        try:
+            data = json.loads(nvml.stdout.strip().splitlines()[-1])
+            facts.nvidia_driver = facts.nvidia_driver or data.get("driver", "")
+            facts.nvidia_driver_source = facts.nvidia_driver_source or "NVML"
+            facts.nvidia_cuda = data.get("cuda", "")
+            facts.nvidia_gpus = [Gpu(name=g.get("name", ""), gfx="", source="nvml",
+                                     compute_capability=g.get("compute_capability", "")) for g in data.get("gpus", [])]
+        except (json.JSONDecodeError, IndexError, AttributeError):
+            pass
+    if not facts.nvidia_gpus and (facts.nvidia_driver or proc is not None):
+        smi = probe.run("nvidia-smi", ["nvidia-smi", "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader"])
+        if smi.ok:
+            for line in smi.stdout.strip().splitlines():
+                parts = [p.strip() for p in line.split(",")]
+                if len(parts) >= 2:
+                    facts.nvidia_gpus.append(Gpu(name=parts[0], gfx="", source="nvidia-smi",
+                                                 compute_capability=parts[2] if len(parts) > 2 else ""))
+                    facts.nvidia_driver = facts.nvidia_driver or parts[1]
+                    facts.nvidia_driver_source = facts.nvidia_driver_source or "nvidia-smi"
+    cuda_json = _read(root, "/usr/local/cuda/version.json")
+    if cuda_json:
+        with contextlib.suppress(json.JSONDecodeError, AttributeError):
+            facts.cuda_toolkit = json.loads(cuda_json).get("cuda", {}).get("version", "")
+
+    facts.python = probe.python_version()
+    for dist in (*TF_DISTS, "numpy", "keras", "tf-keras"):
+        facts.packages[dist] = probe.package_version(dist)
+    if tensorflow:
+        facts.tensorflow = parse_tf_result(probe.python("tensorflow", tf_timeout_s))
+    return facts
+
+
+def _amd_hint(facts: Facts, root: Path) -> bool:
+    """Worth asking amdsmi/rocminfo: a driver, a KFD node or a ROCm install is present."""
+    return facts.amdgpu_loaded or facts.kfd_exists or bool(facts.rocm_version) or (root / "sys/class/kfd").exists()
