@@ -1,5 +1,8 @@
+"""Hardware comparison: MI250 vs A100 by default, any GPU from data/gpu_specs.csv on request."""
+
 from rocm_bridge.pages import by_file
-from rocm_bridge.ui import coming_soon, page_header
+from rocm_bridge.ui import page_header
+from rocm_bridge.ui.hardware_view import render_hardware
 
 page_header(by_file("views/hardware.py").title_key)
-coming_soon()
+render_hardware()
