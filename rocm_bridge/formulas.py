@@ -83,18 +83,39 @@ FORMULAS: dict[str, FormulaSpec] = {
 }
 
 
-def _number(name: str, value: float, *, positive: bool = False) -> float:
-    """A finite, non-negative number (strictly positive when asked)."""
+def check_number(name: str, value: float, *, positive: bool = False) -> float:
+    """A finite, non-negative number (strictly positive when asked), else InvalidInput naming `name`.
+
+    >>> check_number("t_after_s", "0.5")
+    0.5
+    >>> check_number("batch", 0, positive=True)
+    Traceback (most recent call last):
+    ...
+    rocm_bridge.errors.InvalidInput: 'batch' must be greater than zero.
+    """
+    if isinstance(value, bool):  # True is 1 to Python, never a time or a count to a learner
+        raise InvalidInput("errors.not_a_number", name=name, value=value)
     try:
         number = float(value)
-    except (TypeError, ValueError):
-        raise InvalidInput("errors.not_a_number", name=name, value=value) from None
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidInput("errors.not_a_number", name=name, value=str(value)[:40]) from None
     if math.isnan(number) or math.isinf(number):
         raise InvalidInput("errors.not_finite", name=name, value=value)
     if number < 0:
         raise InvalidInput("errors.negative", name=name, value=value)
     if positive and number == 0:
         raise InvalidInput("errors.zero", name=name)
+    return number
+
+
+_number = check_number  # the name other modules used first
+
+
+def _count(name: str, value: float, *, positive: bool = False) -> float:
+    """A whole, non-negative count (operator types are counted, not measured)."""
+    number = check_number(name, value, positive=positive)
+    if number != int(number):
+        raise InvalidInput("formula_lab.errors.not_integer", name=name, value=value)
     return number
 
 
@@ -140,6 +161,8 @@ def compatible(**versions: tuple[str | None, str]) -> Compatibility:
         raise InvalidInput("errors.no_components")
     indicators = []
     for name, pair in versions.items():
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
+            raise InvalidInput("errors.bad_version", value=f"{name}={pair!r}"[:60])
         installed, minimum = pair
         parse_version(minimum)  # a bad minimum is a data error: fail loudly
         ok = bool(installed) and parse_version(installed) >= parse_version(minimum)
@@ -207,8 +230,8 @@ def coverage(n_supported: int, n_total: int) -> float:
     >>> coverage(n_supported=47, n_total=50)
     0.94
     """
-    n_supported = _number("n_supported", n_supported)
-    n_total = _number("n_total", n_total, positive=True)
+    n_supported = _count("n_supported", n_supported)
+    n_total = _count("n_total", n_total, positive=True)
     if n_supported > n_total:
         raise InvalidInput("errors.more_than_total", part=n_supported, total=n_total)
     return n_supported / n_total
