@@ -338,6 +338,7 @@ def trace_upload(data: bytes, name: str, phases: Iterable[str] = PHASES) -> Trac
     upload.check_size(data, name)
     info = upload.inspect_zip(data, name)
     if suffix == "keras":
+        upload.precheck_keras(data, name)  # refuses bad archives and Lambda layers before TensorFlow loads
         import_tensorflow()
         with _trace_lock:
             model = upload.load_keras_bytes(data, name)

@@ -81,8 +81,8 @@ def inspect_zip(data: bytes, name: str) -> ArchiveInfo:
         entry = info.filename
         if _unsafe_name(entry):
             raise UnsafeArchive("coverage.err.bad_path", entry=_shown(entry))
-        mode = info.external_attr >> 16
-        if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        kind = stat.S_IFMT(info.external_attr >> 16)  # 0 when the archiver recorded no file type
+        if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
             # symlinks, devices, fifos: a link inside a model could point anywhere on the server
             raise UnsafeArchive("coverage.err.link", entry=_shown(entry))
         if info.flag_bits & 0x1:
@@ -184,12 +184,17 @@ def _keras_config(data: bytes, name: str) -> dict:
         raise UnsupportedFile("coverage.err.not_keras", name=name) from None
 
 
-def load_keras_bytes(data: bytes, name: str):
-    """A Keras model from the bytes of a .keras file (safe mode, checks above). Needs TensorFlow."""
-    from rocm_bridge.coverage.trace import import_tensorflow, plain_text
-
+def precheck_keras(data: bytes, name: str) -> None:
+    """Everything checkable about a .keras file without TensorFlow: the archive and its config."""
     inspect_zip(data, name)
     check_keras_config(_keras_config(data, name))
+
+
+def load_keras_bytes(data: bytes, name: str):
+    """A Keras model from the bytes of a .keras file (prechecked, then Keras safe mode). Needs TensorFlow."""
+    from rocm_bridge.coverage.trace import import_tensorflow, plain_text
+
+    precheck_keras(data, name)
     _, keras = import_tensorflow()
     with tempfile.TemporaryDirectory(prefix="rb_keras_") as tmp:
         path = Path(tmp) / "upload.keras"  # never the user's file name on disk
