@@ -1,5 +1,10 @@
+"""Stack explorer: CUDA and ROCm stacks side by side, the terminology table and the API counts."""
+
 from rocm_bridge.pages import by_file
-from rocm_bridge.ui import coming_soon, page_header
+from rocm_bridge.ui import page_header
+from rocm_bridge.ui.stack_widgets import render_api_counts, render_explorer, render_terminology
 
 page_header(by_file("views/stack.py").title_key)
-coming_soon()
+render_explorer("st")
+render_terminology()
+render_api_counts()

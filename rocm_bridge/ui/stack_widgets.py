@@ -1,7 +1,367 @@
-"""Placeholder until the stack explorer lands."""
+"""The interactive stack explorer (views/stack.py, and embedded in chapter 1 through the chapter renderer).
 
-from rocm_bridge.ui import coming_soon
+The diagram is a Plotly figure of horizontal bars: one column per stack (CUDA, HIP portable, ROCm), one row
+per layer, bottom = hardware. Clicking a block (st.plotly_chart on_select) or picking it in the selectbox
+selects a component; the selection, the traced op and the HIP-on-NVIDIA toggle live in the URL.
+"""
+
+from __future__ import annotations
+
+import re
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from rocm_bridge import stack, style
+from rocm_bridge.errors import InvalidInput
+from rocm_bridge.ui import show_error, source_note, tr
+from rocm_bridge.ui.charts import house_layout, show_chart
+from rocm_bridge.ui.state import push_url, url_state
+
+DEFAULT_COMPONENT = "cuda.math-blas"
+NO_TRACE = "none"
+COLUMN_X = {"cuda": 0.0, "hip": 1.0, "rocm": 2.0}
+BAR_WIDTH = 0.94
+HIGHLIGHT = "#FFB000"  # path outline: the colour the app uses for "dispatch" parts, visible on red and green
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~$])")
+
+
+def side_color(side: str) -> str:
+    vendor = stack.VENDOR_OF_SIDE[side]
+    return style.VENDOR_COLORS.get(vendor, "#5B5EA6")  # HIP: a neutral violet unless style defines one
+
+
+def md(text: str) -> str:
+    """Data text as literal Markdown (names like __CUDACC__ or hipModule* must not turn into formatting)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def source_md(source: str) -> str:
+    if source.startswith(("http://", "https://")):
+        url = source.split(" ")[0]
+        return f"[{md(url)}]({url}){md(source[len(url) :])}"
+    return md(source)
+
+
+def component_label(cid: str) -> str:
+    comp = stack.component(cid)
+    return f"{comp.name} · {tr(f'stack.side.{comp.side}')} · {tr(f'stack.layer.{comp.layer}')}"
+
+
+def visible_layers(compact: bool, show_all: bool, extra: tuple[str, ...] = ()) -> list[stack.Layer]:
+    if not compact or show_all:
+        return list(stack.layers())
+    wanted = set(stack.COMPACT_LAYERS) | set(extra)
+    return [layer for layer in stack.layers() if layer.slug in wanted]
+
+
+def path_edges(trace_op: str, hip_on_nvidia: bool) -> list[tuple[str, str]]:
+    """The arrows to draw: the traced op on both sides, and the HIP-on-NVIDIA route when the toggle is on."""
+    edges: list[tuple[str, str]] = []
+    if trace_op != NO_TRACE:
+        tr_ = stack.trace(trace_op)
+        for side in ("cuda", "rocm"):
+            ids = tr_.component_ids(side)
+            edges += list(zip(ids, ids[1:], strict=False))
+    if hip_on_nvidia:
+        edges += list(stack.hip_path(on_nvidia=True))
+    return edges
+
+
+def build_figure(
+    layers: list[stack.Layer], selected: str, trace_op: str = NO_TRACE, hip_on_nvidia: bool = False
+) -> go.Figure:
+    """The side-by-side stack diagram; the selected block is outlined, a traced path highlighted."""
+    index = {layer.slug: i for i, layer in enumerate(layers)}
+    edges = path_edges(trace_op, hip_on_nvidia)
+    on_path = {cid for edge in edges for cid in edge}
+    fig = go.Figure()
+    for side in stack.SIDES:
+        comps = [stack.component(c) for layer in layers if (c := layer.component_id(side))]
+        opacity = [1.0 if not on_path or c.id in on_path else 0.35 for c in comps]
+        line_w = [4 if c.id == selected else (3 if c.id in on_path else 0.5) for c in comps]
+        line_c = ["#111111" if c.id == selected else (HIGHLIGHT if c.id in on_path else "#FFFFFF") for c in comps]
+        fig.add_trace(
+            go.Bar(
+                name=tr(f"stack.side.{side}"),
+                orientation="h",
+                y=[index[c.layer] for c in comps],
+                x=[BAR_WIDTH] * len(comps),
+                base=[COLUMN_X[side]] * len(comps),
+                width=0.78,
+                text=[c.name for c in comps],
+                textposition="inside",
+                insidetextanchor="middle",
+                textfont={"color": "#FFFFFF", "size": 12},
+                customdata=[[c.id, tr(f"stack.layer.{c.layer}"), tr(f"stack.role.{c.layer}")] for c in comps],
+                hovertemplate="<b>%{text}</b><br>%{customdata[1]}<br>%{customdata[2]}<extra></extra>",
+                marker={"color": side_color(side), "opacity": opacity, "line": {"width": line_w, "color": line_c}},
+            )
+        )
+    for src, dst in edges:
+        a, b = stack.component(src), stack.component(dst)
+        if a.layer not in index or b.layer not in index:
+            continue
+        same_column = a.side == b.side
+        offset = 0.85 if same_column else 0.5
+        fig.add_annotation(
+            x=COLUMN_X[b.side] + offset,
+            y=index[b.layer],
+            ax=COLUMN_X[a.side] + offset,
+            ay=index[a.layer],
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            showarrow=True,
+            arrowhead=3,
+            arrowsize=1.2,
+            arrowwidth=2.5,
+            arrowcolor=HIGHLIGHT if same_column else side_color("hip"),
+            text="",
+        )
+    title = tr("stack.chart_title_trace", op=trace_op) if trace_op != NO_TRACE else tr("stack.chart_title")
+    house_layout(fig, title=title, x_title=tr("stack.axis_side"), y_title=tr("stack.axis_layer"))
+    fig.update_layout(
+        height=max(360, 30 * len(layers) + 150),
+        barmode="overlay",
+        showlegend=False,
+        clickmode="event+select",
+        dragmode=False,
+        margin={"l": 10, "r": 10, "t": 90, "b": 50},
+    )
+    fig.update_xaxes(
+        range=[-0.03, 2.97],
+        tickvals=[COLUMN_X[s] + BAR_WIDTH / 2 for s in stack.SIDES],
+        ticktext=[tr(f"stack.side.{s}") for s in stack.SIDES],
+        side="top",
+        showgrid=False,
+        zeroline=False,
+        fixedrange=True,
+    )
+    fig.update_yaxes(
+        tickvals=list(range(len(layers))),
+        ticktext=[tr(f"stack.layer.{layer.slug}") for layer in layers],
+        range=[-0.6, len(layers) - 0.4],
+        showgrid=False,
+        fixedrange=True,
+    )
+    return fig
+
+
+def _take_click(chart_key: str, comp_key: str, last_key: str) -> None:
+    """Turn a click on the diagram (the chart's selection state) into the selected component, once per click."""
+    event = st.session_state.get(chart_key)
+    points = []
+    if event is not None:
+        try:
+            points = event["selection"]["points"]
+        except (KeyError, TypeError):
+            points = []
+    clicked = None
+    if points:
+        data = points[0].get("customdata")
+        clicked = data[0] if isinstance(data, list | tuple) and data else data
+    if clicked and clicked != st.session_state.get(last_key):
+        try:
+            stack.component(str(clicked))
+        except InvalidInput:
+            clicked = None
+        else:
+            st.session_state[comp_key] = str(clicked)
+    st.session_state[last_key] = clicked
+
+
+def render_detail(cid: str) -> None:
+    """The selected component, its twin, the HIP portable layer, the API counts and the sources."""
+    comp = stack.component(cid)
+    sides = stack.counterparts(cid)
+    twin = stack.twin(cid)
+    left, right = st.columns(2)
+    with left, st.container(border=True):
+        st.markdown(f"#### `{comp.name}`")
+        st.caption(f"{tr(f'stack.side.{comp.side}')} · {tr('stack.detail.layer')}: {tr(f'stack.layer.{comp.layer}')}")
+        st.markdown(f"**{tr('stack.detail.role')}:** {md(tr(f'stack.role.{comp.layer}'))}")
+        st.markdown(f"**{tr('stack.detail.full')}:** {md(comp.full)}")
+    with right, st.container(border=True):
+        st.markdown(f"**{tr('stack.detail.twin')}**")
+        if twin is None:
+            st.markdown(tr("stack.detail.no_twin"))
+        else:
+            st.markdown(f"#### `{twin.name}`")
+            st.caption(tr(f"stack.side.{twin.side}"))
+            st.markdown(f"**{tr('stack.detail.full')}:** {md(twin.full)}")
+    cuda, hip, rocm = sides["cuda"], sides["hip"], sides["rocm"]
+    st.markdown(f"**{tr('stack.detail.portable')}:**")
+    if hip and cuda and rocm:
+        st.markdown(md(tr("stack.detail.portable_line", cuda=cuda.name, rocm=rocm.name, hip=hip.name)))
+        st.caption(md(hip.full))
+    else:
+        st.caption(tr("stack.detail.no_portable"))
+    count = stack.api_count_for_layer(comp.layer)
+    if count is not None:
+        text = tr(
+            "stack.detail.api",
+            total=count.cuda_names,
+            cuda=count.cuda_library,
+            hip=count.with_hip,
+            hip_lib=count.hip_library,
+            share=f"{count.hip_share:.0%}",
+        )
+        if count.with_roc is not None:
+            text += " " + tr("stack.detail.api_roc", roc=count.with_roc, roc_lib=count.roc_library)
+        st.markdown(md(text))
+        source_note(stack.API_COUNT_SOURCE)
+    if comp.note:
+        st.caption(f"{tr('stack.detail.note')}: {md(comp.note)}")
+    st.markdown(f"**{tr('common.sources')}:**\n" + "\n".join(f"- {source_md(s)}" for s in comp.sources))
+
+
+def render_trace(trace_op: str) -> None:
+    tr_ = stack.trace(trace_op)
+    st.markdown(f"**{tr('stack.trace_steps', op=tr_.op, raw=tr_.raw_op)}**")
+    cuda_ids, rocm_ids = tr_.component_ids("cuda"), tr_.component_ids("rocm")
+    rows = [
+        {
+            tr("stack.trace_step"): i + 1,
+            tr("stack.detail.layer"): tr(f"stack.layer.{stack.component(c).layer}"),
+            tr("stack.side.cuda"): stack.component(c).name,
+            tr("stack.side.rocm"): stack.component(r).name,
+        }
+        for i, (c, r) in enumerate(zip(cuda_ids, rocm_ids, strict=True))
+    ]
+    st.dataframe(rows, hide_index=True, width="stretch")
+    none = tr("stack.trace_none_kernels")
+    st.caption(
+        tr(
+            "stack.trace_kernels",
+            raw=tr_.raw_op,
+            cuda=", ".join(stack.gpu_kernel_dtypes(tr_.raw_op, "cuda")) or none,
+            rocm=", ".join(stack.gpu_kernel_dtypes(tr_.raw_op, "rocm")) or none,
+        )
+    )
+    source_note(*stack.trace_sources(trace_op))
 
 
 def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
-    coming_soon()
+    """The explorer: diagram, component picker, trace and HIP-on-NVIDIA controls, detail panel."""
+    comp_key, trace_key, hip_key = f"{key_prefix}_comp", f"{key_prefix}_trace", f"{key_prefix}_hipnv"
+    chart_key, last_key, all_key = f"{key_prefix}_chart", f"{key_prefix}_lastclick", f"{key_prefix}_all"
+    ids = [c.id for c in stack.components()]
+    url_state(comp_key, DEFAULT_COMPONENT, valid=ids)
+    url_state(trace_key, NO_TRACE, valid=[NO_TRACE, *stack.TRACES])
+    url_state(hip_key, False, cast=lambda s: {"1": True, "true": True, "0": False, "false": False}[s.lower()])
+    _take_click(chart_key, comp_key, last_key)
+
+    if not compact:
+        st.markdown(tr("stack.intro"))
+    c1, c2, c3 = st.columns([3, 2, 2])
+    with c1:
+        st.selectbox(
+            tr("stack.pick"),
+            ids,
+            format_func=component_label,
+            key=comp_key,
+            help=tr("stack.pick_help", key=comp_key),
+        )
+    with c2:
+        st.selectbox(
+            tr("stack.trace"),
+            [NO_TRACE, *stack.TRACES],
+            format_func=lambda op: tr("stack.trace_none") if op == NO_TRACE else op,
+            key=trace_key,
+            help=tr("stack.trace_help"),
+        )
+    with c3:
+        st.toggle(tr("stack.hip_nvidia"), key=hip_key, help=tr("stack.hip_nvidia_help"))
+        show_all = st.toggle(tr("stack.show_all"), key=all_key) if compact else True
+    selected, trace_op, hip_nv = st.session_state[comp_key], st.session_state[trace_key], st.session_state[hip_key]
+    push_url(comp_key)
+    if trace_op != NO_TRACE:
+        st.query_params[trace_key] = trace_op
+    else:
+        st.query_params.pop(trace_key, None)
+    if hip_nv:
+        st.query_params[hip_key] = "1"
+    else:
+        st.query_params.pop(hip_key, None)
+
+    try:
+        extra = (stack.component(selected).layer,)
+        fig = build_figure(visible_layers(compact, show_all, extra), selected, trace_op, hip_nv)
+    except InvalidInput as err:  # a stale session value; the URL value was validated by url_state
+        show_error(err)
+        return
+    sources = [stack.STACK_SOURCE]
+    if hip_nv:
+        sources += list(stack.HIP_PATH_SOURCES)
+    show_chart(fig, sources, key=chart_key, on_select="rerun", selection_mode="points")
+    st.caption(tr("stack.hip_path_on") if hip_nv else tr("stack.hip_path_off"))
+    if trace_op != NO_TRACE:
+        render_trace(trace_op)
+    render_detail(selected)
+
+
+def render_terminology() -> None:
+    st.subheader(tr("stack.terms"))
+    rows = [
+        {
+            tr("stack.terms_concept"): tr(term["concept_key"]),
+            tr("stack.side.cuda"): term["cuda"],
+            tr("stack.side.rocm"): term["rocm"],
+            tr("stack.terms_meaning"): tr(term["role_key"]),
+            tr("common.source"): term["source"],
+        }
+        for term in stack.terminology()
+    ]
+    st.dataframe(rows, hide_index=True, width="stretch")
+    source_note(stack.STACK_SOURCE)
+
+
+def api_count_figure() -> go.Figure:
+    counts = list(reversed(stack.api_counts()))  # largest groups read top-down in the horizontal chart
+    labels = [f"{c.cuda_library} ({c.api_group})" for c in counts]
+    fig = go.Figure()
+    fig.add_trace(
+        go.Bar(
+            name=tr("stack.api_cuda"),
+            orientation="h",
+            y=labels,
+            x=[c.cuda_names for c in counts],
+            marker_color=side_color("cuda"),
+            hovertemplate="%{y}: %{x}<extra>" + tr("stack.api_cuda") + "</extra>",
+        )
+    )
+    fig.add_trace(
+        go.Bar(
+            name=tr("stack.api_hip"),
+            orientation="h",
+            y=labels,
+            x=[c.with_hip for c in counts],
+            customdata=[c.hip_library for c in counts],
+            marker_color=side_color("hip"),
+            hovertemplate="%{y} -> %{customdata}: %{x}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Bar(
+            name=tr("stack.api_roc"),
+            orientation="h",
+            y=labels,
+            x=[c.with_roc for c in counts],
+            customdata=[c.roc_library or "" for c in counts],
+            marker_color=side_color("rocm"),
+            hovertemplate="%{y} -> %{customdata}: %{x}<extra></extra>",
+        )
+    )
+    house_layout(fig, title=tr("stack.api_title"), x_title=tr("stack.api_axis_x"), y_title=tr("stack.api_axis_y"))
+    fig.update_layout(barmode="group", height=620, legend={"orientation": "h", "y": -0.12})
+    return fig
+
+
+def render_api_counts() -> None:
+    show_chart(api_count_figure(), stack.API_COUNT_SOURCE, key="st_api_chart")
+    st.caption(tr("stack.api_caption"))
+
+
+__all__ = ["api_count_figure", "build_figure", "render_api_counts", "render_explorer", "render_terminology"]
