@@ -27,6 +27,14 @@ FORMULA_IDS: tuple[str, ...] = ("compatible", "per_op_time", "throughput", "cove
 # --- inputs bound to the URL -------------------------------------------------------------------------------
 
 
+_MD_SPECIAL = set("\\`*_[]<>#|~$:")
+
+
+def _md_escape(text: str) -> str:
+    """Text that Streamlit's Markdown shows literally (no links, images, HTML or LaTeX from a URL)."""
+    return "".join(f"\\{ch}" if ch in _MD_SPECIAL else ch for ch in text)
+
+
 class _Inputs:
     """Collects the keys a widget uses (to write them to the URL) and the notices for bad link values."""
 
@@ -46,7 +54,9 @@ class _Inputs:
             try:
                 value = parse(raw)
             except InvalidInput as err:
-                st.warning(f"{err.message(lang())} {tr('formula_lab.used_default')}", icon=":material/link_off:")
+                # the message quotes the link's text: escape it so it shows as typed, never as Markdown
+                st.warning(f"{_md_escape(err.message(lang()))} {tr('formula_lab.used_default')}",
+                           icon=":material/link_off:")
         st.session_state[key] = value
 
     def number(
