@@ -1,0 +1,238 @@
+"""`python -m rocm_bridge hipify [options] [FILE ... | DIR | -]`
+
+Options are named as in hipify-clang / hipify-perl. HIP goes to stdout (or -o / --inplace), the report to
+stderr. A directory is translated as a tree (.cu .cuh .cpp .h .hpp .cc .cxx .c .inl) into -o DIR, keeping its
+layout.
+
+Exit codes: 0 done (warnings may have been printed); 1 some input could not be read or written (missing,
+binary, too large); 2 usage error (unknown or unsupported option, a directory without -o, -o inside the input).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+HELP = (
+    "Translate CUDA source to HIP (data/hipify_mappings.csv, from AMD's HIPIFY), with a report and a "
+    "portability lint. HIP goes to stdout, the report to stderr. Exit codes: 0 done, 1 input/output error, "
+    "2 usage error."
+)
+
+EXIT_OK, EXIT_IO, EXIT_USAGE = 0, 1, 2
+
+# hipify-clang / hipify-perl options this tool knows but does not implement: refused, never ignored.
+NOT_IMPLEMENTED = (
+    "--cuda-path", "--cuda-gpu-arch", "--clang-resource-directory", "--skip-excluded-preprocessor-conditional-blocks",
+    "--temp-dir", "--save-temps", "--o-stats", "--o-hipify-perl-dir", "--o-python-map-dir", "--md", "--csv",
+    "--doc-format", "--doc-roc", "--perl", "--python", "--default-preprocessor", "--no-undocumented-features",
+    "--amap", "--versions", "--whitelist", "-whitelist", "--exclude-dirs", "-exclude-dirs", "--exclude-files",
+    "-exclude-files", "-I", "-D", "-p",
+)
+
+
+class _Refuse(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs):
+        kwargs.setdefault("nargs", "?")
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        refused = list(getattr(namespace, "hipify_refused", None) or [])
+        refused.append(option_string)
+        namespace.hipify_refused = refused
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("inputs", nargs="*", metavar="FILE|DIR|-", help="CUDA sources, one directory, or - for stdin")
+    parser.add_argument("-o", "--o-dir", dest="output", metavar="PATH",
+                        help="output file (one input) or directory (several inputs or a directory)")
+    parser.add_argument("--inplace", "-inplace", action="store_true",
+                        help="overwrite each input, keeping the original as FILE.prehip")
+    parser.add_argument("--no-output", "-no-output", action="store_true", help="do not write HIP anywhere")
+    parser.add_argument("--examine", "-examine", action="store_true",
+                        help="report only: --no-output plus --print-stats")
+    parser.add_argument("--print-stats", "-print-stats", action="store_true",
+                        help="per-API-group counts, headers, launches, lines changed")
+    parser.add_argument("--quiet-warnings", "-quiet-warnings", action="store_true",
+                        help="no per-line warnings (unconverted, deprecated, lint)")
+    parser.add_argument("--roc", "-roc", action="store_true",
+                        help="rocBLAS / rocSPARSE / rocSOLVER / rocRAND instead of hipBLAS / hipSPARSE / ...")
+    parser.add_argument("--miopen", "-miopen", action="store_true", help="cuDNN -> MIOpen instead of hipDNN")
+    parser.add_argument("--experimental", "-experimental", action="store_true",
+                        help="also apply mappings HIPIFY marks experimental")
+    parser.add_argument("--hip-kernel-execution-syntax", "-hip-kernel-execution-syntax", action="store_true",
+                        dest="kernel_syntax", help="rewrite k<<<g, b, s, st>>>(...) as hipLaunchKernelGGL(...)")
+    parser.add_argument("--cuda-kernel-execution-syntax", "-cuda-kernel-execution-syntax", action="store_true",
+                        dest="cuda_syntax", help="keep <<<...>>> launches (the default)")
+    parser.add_argument("--no-lint", action="store_true", help="skip the portability lint")
+    parser.add_argument("--lang", choices=("en", "zh"), help="language of the report (default: from LANG)")
+    for option in NOT_IMPLEMENTED:
+        parser.add_argument(option, action=_Refuse, dest=f"refuse_{option.strip('-').replace('-', '_')}",
+                            help=argparse.SUPPRESS)
+    parser.set_defaults(hipify_refused=None)
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rocm_bridge.hipify.errors import UnsupportedOption
+    from rocm_bridge.hipify.messages import t
+    from rocm_bridge.i18n import cli_lang
+
+    lang = args.lang or cli_lang()
+    if args.hipify_refused:
+        err = UnsupportedOption(options=", ".join(args.hipify_refused))
+        _say(f"error: {err.message(lang)}")
+        return EXIT_USAGE
+    if args.kernel_syntax and args.cuda_syntax:
+        _say("error: " + t("hipify.cli.both_syntaxes", lang))
+        return EXIT_USAGE
+    if args.output and args.output.startswith("="):  # hipify-perl spells it -o=FILE
+        args.output = args.output[1:]
+    if args.examine:
+        args.no_output = args.print_stats = True
+    if args.inplace and args.output:
+        _say("error: " + t("hipify.cli.inplace_and_o", lang))
+        return EXIT_USAGE
+
+    from rocm_bridge.hipify.translator import Options
+
+    opts = Options(roc=args.roc, miopen=args.miopen, experimental=args.experimental, kernel_syntax=args.kernel_syntax)
+    inputs = args.inputs or ["-"]
+    if len(inputs) == 1 and inputs[0] != "-" and Path(inputs[0]).is_dir():
+        return _run_tree(Path(inputs[0]), args, opts, lang)
+    if "-" in inputs and len(inputs) > 1:
+        _say("error: " + t("hipify.cli.stdin_alone", lang))
+        return EXIT_USAGE
+    if any(Path(p).is_dir() for p in inputs if p != "-"):
+        _say("error: " + t("hipify.cli.one_dir", lang))
+        return EXIT_USAGE
+    if args.inplace and inputs == ["-"]:
+        _say("error: " + t("hipify.cli.inplace_stdin", lang))
+        return EXIT_USAGE
+    out_dir = None
+    if args.output and len(inputs) > 1:
+        out_dir = Path(args.output)
+        if out_dir.exists() and not out_dir.is_dir():
+            _say("error: " + t("hipify.cli.o_not_dir", lang, path=args.output))
+            return EXIT_USAGE
+    status = EXIT_OK
+    for name in inputs:
+        if out_dir is not None:
+            target = out_dir / Path(name).name
+        elif args.output:
+            target = Path(args.output)
+        elif args.inplace:
+            target = Path(name)
+        else:
+            target = None
+        status = max(status, _one(name, target, args, opts, lang))
+    return status
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as fh:
+        return fh.read()
+
+
+def _one(name: str, target: Path | None, args, opts, lang: str, shown: str | None = None) -> int:
+    from rocm_bridge.errors import RocmBridgeError
+    from rocm_bridge.hipify.messages import t
+    from rocm_bridge.hipify.sources import decode_source, encode_text
+
+    shown = shown or ("<stdin>" if name == "-" else name)
+    try:
+        data = _read(name)
+        decoded = decode_source(data, shown)
+    except OSError as exc:
+        _say(f"{shown}: error: " + t("hipify.cli.cannot_read", lang, detail=exc.strerror or str(exc)))
+        return EXIT_IO
+    except RocmBridgeError as err:
+        _say(f"{shown}: error: {err.message(lang)}")
+        return EXIT_IO
+    if decoded.bad_utf8_at is not None:
+        _say(f"{shown}: " + t("hipify.note.not_utf8", lang, offset=decoded.bad_utf8_at))
+    result, findings = _translate(decoded.text, args, opts)
+    _report(result, findings, shown, args, lang)
+    if args.no_output:
+        return EXIT_OK
+    out = encode_text(result.output)
+    try:
+        if target is None:
+            sys.stdout.buffer.write(out)
+            sys.stdout.flush()
+        else:
+            if args.inplace:
+                backup = Path(f"{target}.prehip")
+                if not backup.exists():  # keep the first original, as hipify-perl does
+                    backup.write_bytes(data)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(out)
+            os.replace(tmp, target)
+    except OSError as exc:
+        _say(f"{shown}: error: " + t("hipify.cli.cannot_write", lang, path=str(target or "stdout"),
+                                     detail=exc.strerror or str(exc)))
+        return EXIT_IO
+    return EXIT_OK
+
+
+def _translate(text: str, args, opts):
+    from rocm_bridge.hipify.lint import lint
+    from rocm_bridge.hipify.translator import translate
+
+    result = translate(text, opts)
+    findings = [] if args.no_lint else lint(text, result.lexed)
+    return result, findings
+
+
+def _report(result, findings, shown: str, args, lang: str) -> None:
+    from rocm_bridge.hipify import report
+
+    if not args.quiet_warnings:
+        lines = report.warning_lines(result, findings, shown, lang)
+        if lines:
+            _say("\n".join(lines))
+    if args.print_stats:
+        _say(report.stats_text(result, findings, shown, lang))
+    else:
+        _say(report.summary_line(result, shown, lang))
+
+
+def _run_tree(root: Path, args, opts, lang: str) -> int:
+    from rocm_bridge.hipify.messages import t
+    from rocm_bridge.hipify.sources import is_source_name
+
+    if not args.output and not args.inplace and not args.no_output:
+        _say("error: " + t("hipify.cli.dir_needs_o", lang))
+        return EXIT_USAGE
+    out_root = Path(args.output).resolve() if args.output else None
+    root_resolved = root.resolve()
+    if out_root is not None and (out_root == root_resolved or root_resolved in out_root.parents):
+        _say("error: " + t("hipify.cli.o_inside_input", lang))
+        return EXIT_USAGE
+    status = EXIT_OK
+    count = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for fname in sorted(filenames):
+            if not is_source_name(fname):
+                continue
+            src = Path(dirpath) / fname
+            rel = src.relative_to(root)
+            if args.no_output:
+                target = None
+            elif out_root is not None:
+                target = out_root / rel
+            else:
+                target = src
+            status = max(status, _one(str(src), target, args, opts, lang, shown=str(rel)))
+            count += 1
+    _say(t("hipify.cli.tree_done", lang, n=count, root=str(root)))
+    return status

@@ -1,0 +1,187 @@
+"""The mapping index: data/hipify_mappings.csv turned into fast look-up tables.
+
+The CSV (13k rows, 2 MB) stays the single source of truth. Parsing it costs ~60 ms, which is a fifth of the
+command-line budget, so the parsed index is kept in a small marshal file in the user's cache directory, keyed
+by the CSV's size and modification time and by FORMAT: any change to the CSV rebuilds it on the next run.
+If the cache directory is not writable the index is simply built in memory every time.
+"""
+
+from __future__ import annotations
+
+import csv
+import marshal
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+CSV_NAME = "hipify_mappings.csv"
+DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
+FORMAT = 6  # bump when the record layout below changes
+
+# Record layout: one tab-joined string per name (13k short strings load from marshal in a few ms; tuples of
+# strings take several times longer), split on use by fields():
+#   0 cuda_name  1 hip_name  2 target_library  3 api_group  4 section  5 kind
+#   6 cuda_added 7 cuda_deprecated 8 cuda_removed  9 hip_added 10 hip_deprecated 11 hip_removed
+#   12 hip_experimental
+NAME, HIP, LIB, GROUP, SECTION, KIND = range(6)
+CUDA_ADDED, CUDA_DEPRECATED, CUDA_REMOVED, HIP_ADDED, HIP_DEPRECATED, HIP_REMOVED, EXPERIMENTAL = range(6, 13)
+
+API_GROUPS = ("runtime", "driver", "complex", "device", "rtc", "blas", "sparse", "solver", "rand", "fft", "dnn", "cub")
+ROC_GROUPS = ("blas", "sparse", "solver", "rand")  # --roc
+MIOPEN_GROUPS = ("dnn",)  # --miopen
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """One CUDA name as the chosen target sees it (a readable view of a record)."""
+
+    cuda_name: str
+    hip_name: str  # "" = no translation
+    target_library: str
+    api_group: str
+    section: str
+    kind: str
+    cuda_added: str
+    cuda_deprecated: str
+    cuda_removed: str
+    hip_added: str
+    hip_deprecated: str
+    hip_removed: str
+    hip_experimental: str
+
+    @classmethod
+    def of(cls, rec: str) -> Mapping:
+        return cls(*fields(rec))
+
+
+def fields(rec: str) -> list[str]:
+    return rec.split("\t")
+
+
+def csv_path() -> Path:
+    return DATA_DIR / CSV_NAME
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("ROCM_BRIDGE_CACHE") or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rocm_bridge"
+
+
+def _record(row: list[str], col: dict[str, int]) -> str:
+    return "\t".join((
+        row[col["cuda_name"]], row[col["hip_name"]], row[col["target_library"]], row[col["api_group"]],
+        row[col["section"]], row[col["kind"]],
+        row[col["cuda_added"]], row[col["cuda_deprecated"]], row[col["cuda_removed"]],
+        row[col["hip_added"]], row[col["hip_deprecated"]], row[col["hip_removed"]], row[col["hip_experimental"]],
+    ))
+
+
+def build_index(path: Path) -> dict[str, dict[str, str]]:
+    """Parse the CSV: {"hip": {name: record}, "roc:<group>": {name: record} for each API group with roc rows}.
+
+    A name listed in several API groups (a handful of shared driver/runtime types) keeps the first row that has
+    a translation, else the first row.
+    """
+    out: dict[str, dict[str, str]] = {"hip": {}}
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh)
+        header = next(reader)
+        col = {name: i for i, name in enumerate(header)}
+        for row in reader:
+            if not row:
+                continue
+            name, hip = row[col["cuda_name"]], row[col["hip_name"]]
+            variant = row[col["variant"]]
+            key = "hip" if variant == "hip" else f"{variant}:{row[col['api_group']]}"
+            table = out.setdefault(key, {})
+            old = table.get(name)
+            if old is None or (hip and not fields(old)[HIP]):
+                table[name] = _record(row, col)
+    return out
+
+
+def _cache_key(path: Path) -> str:
+    st = path.stat()
+    return f"{st.st_size}:{st.st_mtime_ns}:{FORMAT}:{path}"
+
+
+def _cache_file(table: str) -> Path:
+    return cache_dir() / f"hipify_index_v{FORMAT}_{table.replace(':', '_')}.marshal"
+
+
+def _write_cache(index: dict[str, dict[str, str]], key: str) -> None:
+    try:
+        directory = cache_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        for old in directory.glob("hipify_index_v*.marshal"):
+            if not old.name.startswith(f"hipify_index_v{FORMAT}_"):
+                old.unlink(missing_ok=True)  # an older layout
+        for table, rows in index.items():
+            target = _cache_file(table)
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            with tmp.open("wb") as fh:
+                marshal.dump((key, rows), fh)
+            os.replace(tmp, target)
+        tmp = _cache_file("tables").with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as fh:
+            marshal.dump((key, sorted(index)), fh)
+        os.replace(tmp, _cache_file("tables"))
+    except OSError:
+        pass  # read-only home: an in-memory index is still correct, only slower to build
+
+
+def _read_cache(table: str, key: str):
+    try:
+        with _cache_file(table).open("rb") as fh:
+            stored_key, rows = marshal.load(fh)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return rows if stored_key == key else None
+
+
+@lru_cache(maxsize=4)
+def _built(path: Path) -> dict[str, dict[str, str]]:
+    index = build_index(path)
+    _write_cache(index, _cache_key(path))
+    return index
+
+
+@lru_cache(maxsize=32)
+def load_table(table: str, path: Path | None = None) -> dict[str, str]:
+    """One table of the index ("hip" or "roc:<group>"), from the cache file when it matches the CSV.
+
+    Tables are cached separately so the default target loads only the HIP table.
+    """
+    path = path or csv_path()
+    rows = _read_cache(table, _cache_key(path))
+    if rows is None:
+        rows = _built(path).get(table, {})
+    return rows
+
+
+def load_index(path: Path | None = None) -> dict[str, dict[str, str]]:
+    """Every table of the index for the CSV at path (default data/hipify_mappings.csv)."""
+    path = path or csv_path()
+    names = _read_cache("tables", _cache_key(path))
+    if names is None:
+        return _built(path)
+    return {name: load_table(name, path) for name in names}
+
+
+@lru_cache(maxsize=16)
+def active_map(roc: bool = False, miopen: bool = False, path: Path | None = None) -> dict[str, str]:
+    """name -> record for one target: HIP libraries, with rocBLAS/rocSPARSE/rocSOLVER/rocRAND rows for --roc
+    and MIOpen rows for --miopen."""
+    table = load_table("hip", path)
+    groups = (ROC_GROUPS if roc else ()) + (MIOPEN_GROUPS if miopen else ())
+    if groups:
+        table = dict(table)
+        for group in groups:
+            table.update(load_table(f"roc:{group}", path))
+    return table
+
+
+def lookup(name: str, roc: bool = False, miopen: bool = False) -> Mapping | None:
+    rec = active_map(roc, miopen).get(name)
+    return Mapping.of(rec) if rec else None

@@ -1,0 +1,180 @@
+"""Kernel launches: k<<<grid, block[, shmem[, stream]]>>>(args) -> hipLaunchKernelGGL(...).
+
+HIP compiles the triple-chevron syntax, so by default launches are kept and only listed in the report. With
+--hip-kernel-execution-syntax each launch becomes
+
+    hipLaunchKernelGGL(k, dim3(grid), dim3(block), shmem, stream, args...)
+
+with 0 for an omitted shared-memory size or stream, dim3(...) added unless the expression already is one, and
+HIP_KERNEL_NAME(...) around a template kernel (its commas would otherwise split the macro's arguments). The
+argument texts are copied verbatim, newlines included, so the line count does not change.
+"""
+
+from __future__ import annotations
+
+from rocm_bridge.hipify.lexer import Lexed, lex
+
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _kernel_start(masked: str, end: int) -> int | None:
+    """Start offset of the kernel expression that ends at `end` (exclusive): name, ns::name, name<T, U>."""
+    i = end
+    while True:
+        while i > 0 and masked[i - 1] in " \t\r\n":
+            i -= 1
+        if i > 0 and masked[i - 1] == ">":  # template arguments
+            depth = 0
+            j = i - 1
+            while j >= 0:
+                c = masked[j]
+                if c == ">":
+                    depth += 1
+                elif c == "<":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif c in ";{}":
+                    return None
+                j -= 1
+            if j < 0:
+                return None
+            i = j
+            while i > 0 and masked[i - 1] in " \t":
+                i -= 1
+        j = i
+        while j > 0 and masked[j - 1] in _WORD:
+            j -= 1
+        if j == i or masked[j] in "0123456789":
+            return None
+        i = j
+        k = i
+        while k > 0 and masked[k - 1] in " \t":
+            k -= 1
+        if k >= 2 and masked[k - 2:k] == "::":
+            i = k - 2
+            continue
+        return i
+
+
+def _config(masked: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
+    """Spans of the launch configuration after '<<<' at start, and the offset just after '>>>'."""
+    depth = 0
+    spans = []
+    i = start + 3
+    s = i
+    n = len(masked)
+    while i < n:
+        c = masked[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif c == "," and depth == 0:
+            spans.append((s, i))
+            s = i + 1
+        elif c == ";":
+            return None
+        elif c == ">" and depth == 0 and masked.startswith(">>>", i):
+            spans.append((s, i))
+            return spans, i + 3
+        i += 1
+    return None
+
+
+def _args(masked: str, pos: int) -> tuple[int, int] | None:
+    """(open, close) offsets of the parenthesised kernel arguments that follow pos."""
+    n = len(masked)
+    while pos < n and masked[pos] in " \t\r\n":
+        pos += 1
+    if pos >= n or masked[pos] != "(":
+        return None
+    depth = 0
+    for i in range(pos, n):
+        c = masked[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return pos, i
+    return None
+
+
+def _is_dim3(expr: str) -> bool:
+    if not (expr.startswith("dim3") and expr.endswith(")")):
+        return False
+    rest = expr[4:].lstrip()
+    if not rest.startswith("("):
+        return False
+    depth = 0
+    for i, c in enumerate(rest):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i == len(rest) - 1
+    return False
+
+
+def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
+    """Record every launch of the original text; rewrite them in `text` (the renamed output) when asked."""
+    from rocm_bridge.hipify.translator import Launch
+
+    lexed = lex(text) if opts.kernel_syntax else original
+    masked = lexed.masked
+    pieces = []
+    last = 0
+    for idx, pos in enumerate(lexed.launches):
+        orig_pos = original.launches[idx] if idx < len(original.launches) else pos
+        line, col = original.line_col(orig_pos)
+        kstart = _kernel_start(masked, pos)
+        cfg = _config(masked, pos)
+        kernel = text[kstart:pos].strip() if kstart is not None else ""
+        if not opts.kernel_syntax:
+            result.launches.append(Launch(line, col, kernel, False))
+            continue
+        reason = ""
+        if kstart is None:
+            reason = "hipify.launch.no_kernel"
+        elif cfg is None or len(cfg[0]) < 2 or len(cfg[0]) > 4:
+            reason = "hipify.launch.bad_config"
+        else:
+            arg_span = _args(masked, cfg[1])
+            if arg_span is None:
+                reason = "hipify.launch.no_args"
+        if reason or kstart < last:
+            result.launches.append(Launch(line, col, kernel, False, reason or "hipify.launch.nested"))
+            continue
+        spans, _after = cfg
+        conf = [text[s:e].strip() for s, e in spans]
+        grid, block = conf[0], conf[1]
+        shmem = conf[2] if len(conf) > 2 and conf[2] else "0"
+        stream = conf[3] if len(conf) > 3 and conf[3] else "0"
+        grid = grid if _is_dim3(grid) else f"dim3({grid})"
+        block = block if _is_dim3(block) else f"dim3({block})"
+        name = f"HIP_KERNEL_NAME({kernel})" if "<" in kernel else kernel
+        open_p, close_p = arg_span
+        inner = text[open_p + 1:close_p]
+        body = inner.lstrip(" \t")
+        if not inner.strip():
+            args = "\n" * inner.count("\n")
+        elif "\n" in inner:  # multi-line argument list: keep its layout
+            args = ("," if body.startswith(("\n", "\r")) else ", ") + body.rstrip(" \t")
+        else:
+            args = ", " + inner.strip()
+        new = f"hipLaunchKernelGGL({name}, {grid}, {block}, {shmem}, {stream}{args})"
+        # keep the line count: newlines lost from the configuration go after the call
+        new += "\n" * max(text.count("\n", kstart, close_p + 1) - new.count("\n"), 0)
+        pieces.append(text[last:kstart])
+        pieces.append(new)
+        last = close_p + 1
+        result.launches.append(Launch(line, col, kernel, True))
+        result.changed_lines.add(line)
+    if not opts.kernel_syntax:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)

@@ -1,0 +1,206 @@
+"""A small C/C++/CUDA lexer: one compiled master regex that tells code identifiers apart from comments,
+string and character literals, numbers and include paths.
+
+It is not a parser. It only has to know, for every identifier, whether it is code (rename it) or text that must
+keep every byte (comments, literals, header names). The `masked` view replaces comments and literals by spaces
+of the same length (newlines kept) so later passes can match brackets and commas with plain string scans.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+# The opaque scan: comments, string / raw-string / character literals and include directives. Every branch
+# starts with a fixed character, so the regex engine skips ordinary code at C speed. A quote right after a
+# digit is a C++14 digit separator (1'000'000), not a character literal: the loop below checks for that.
+OPAQUE = re.compile(
+    r"""
+    //(?:[^\n\\]|\\.)*
+  | /\*.*?(?:\*/|\Z)
+  | (\#[ \t]*include[ \t]*(?:<[^>\n]*>|"[^"\n]*"))
+  | R"([^ ()\\\t\n"]{0,16})\(.*?\)\2"
+  | "(?:[^"\\\n]|\\.)*(?:"|$)
+  | '(?:[^'\\\n]|\\.)*(?:'|$)
+    """,
+    re.VERBOSE | re.DOTALL | re.MULTILINE,
+)
+_NOT_NL = re.compile(r"[^\n]")
+IDENT = re.compile(r"[A-Za-z_]\w*")
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_CHAR_PREFIXES = ("u8", "u", "U", "L")
+
+INCLUDE_PARTS = re.compile(r'^([ \t]*#[ \t]*include[ \t]*)([<"])([^>"\n]*)([>"])$')
+
+
+@dataclass
+class Lexed:
+    """The tokens of one source text (only the interesting ones; everything else is 'other')."""
+
+    text: str
+    ids: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, name) of code identifiers
+    includes: list[tuple[int, int]] = field(default_factory=list)  # spans of '#include <...>' directives
+    opaque: list[tuple[int, int, str]] = field(default_factory=list)  # comments and literals: (start, end, kind)
+    launches: list[int] = field(default_factory=list)  # offsets of '<<<'
+    unterminated: list[tuple[int, str]] = field(default_factory=list)  # (offset, 'comment' | 'string' | 'char')
+    _line_starts: list[int] | None = None
+    _masked: str | None = None
+
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            pos = find("\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find("\n", pos + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of an offset."""
+        starts = self.line_starts
+        line = bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.line_starts, offset)
+
+    @property
+    def masked(self) -> str:
+        """The text with every comment and literal blanked (same length, newlines kept)."""
+        if self._masked is None:
+            parts = []
+            last = 0
+            text = self.text
+            for start, end, _kind in self.opaque:
+                parts.append(text[last:start])
+                chunk = text[start:end]
+                parts.append(_NOT_NL.sub(" ", chunk) if "\n" in chunk else " " * (end - start))
+                last = end
+            parts.append(text[last:])
+            self._masked = "".join(parts)
+        return self._masked
+
+
+def lex(text: str, names=None) -> Lexed:
+    """Scan text. `names` (a set or dict of identifiers) selects which code identifiers are collected in
+    Lexed.ids; without it no identifiers are collected (comments, literals, includes and launches always are).
+
+    Identifiers are found in two C-speed steps instead of a Python loop over every token: the distinct
+    identifiers of the text intersected with `names` give a few candidates, and one alternation regex of
+    those candidates finds their occurrences, which are then dropped if they sit inside an opaque span.
+    """
+    out = Lexed(text)
+    opaque = out.opaque
+    skip: list[tuple[int, int]] = []  # opaque spans and include directives, in order
+    search = OPAQUE.search
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = search(text, pos)
+        if m is None:
+            break
+        start, end = m.span()
+        li = m.lastindex
+        if li == 1:
+            out.includes.append((start, end))
+            skip.append((start, end))
+            pos = end
+            continue
+        c = text[start]
+        if c == "'" and start and text[start - 1] in _WORD and not _char_prefix(text, start):
+            pos = start + 1  # digit separator
+            continue
+        if c == "/":
+            if text.startswith("//", start):
+                kind = "lc"
+            else:
+                kind = "bc"
+                if end - start < 4 or not text.startswith("*/", end - 2):
+                    out.unterminated.append((start, "comment"))
+        elif c == "R":
+            if start and text[start - 1] in _WORD and not _raw_prefix(text, start):
+                pos = start + 1  # an identifier ending in R, followed by an ordinary string
+                continue
+            kind = "raw"
+        elif c == '"':
+            kind = "str"
+            if not _closed(m.group(), '"'):
+                out.unterminated.append((start, "string"))
+        else:
+            kind = "chr"
+            if not _closed(m.group(), "'"):
+                out.unterminated.append((start, "char"))
+        opaque.append((start, end, kind))
+        skip.append((start, end))
+        pos = end
+    # kernel launches outside opaque spans
+    find = text.find
+    p = find("<<<")
+    while p != -1:
+        if not _inside(skip, p):
+            out.launches.append(p)
+        p = find("<<<", p + 3)
+    if names:
+        present = set(IDENT.findall(text))
+        cands = [w for w in present if w in names]
+        if "cub" in present:
+            cands.append("cub")
+        if cands:
+            cands.sort(key=len, reverse=True)
+            pattern = _alternation(tuple(cands))
+            ids = out.ids
+            j = 0
+            ns = len(skip)
+            for m in pattern.finditer(text):
+                start = m.start()
+                if start and text[start - 1] in _WORD:
+                    continue
+                while j < ns and skip[j][1] <= start:
+                    j += 1
+                if j < ns and skip[j][0] <= start:
+                    continue
+                ids.append((start, m.end(), m.group()))
+    return out
+
+
+def _alternation(names: tuple[str, ...]) -> re.Pattern:
+    return re.compile("(?:" + "|".join(map(re.escape, names)) + r")(?!\w)")
+
+
+def _inside(spans: list[tuple[int, int]], pos: int) -> bool:
+    i = bisect_right(spans, (pos, float("inf"))) - 1
+    return i >= 0 and spans[i][0] <= pos < spans[i][1]
+
+
+def _char_prefix(text: str, quote: int) -> bool:
+    """True if the word right before a quote is exactly a character-literal prefix (L'x', u8'x')."""
+    for prefix in _CHAR_PREFIXES:
+        s = quote - len(prefix)
+        if s >= 0 and text.startswith(prefix, s) and (s == 0 or text[s - 1] not in _WORD):
+            return True
+    return False
+
+
+def _raw_prefix(text: str, r: int) -> bool:
+    return _char_prefix(text, r)
+
+
+def _closed(literal: str, quote: str) -> bool:
+    """True if a string/char literal token ends with its closing quote (not an escaped one)."""
+    body = literal[literal.index(quote) + 1:]
+    if not body.endswith(quote):
+        return False
+    body = body[:-1]
+    # count trailing backslashes: an odd number escapes the final quote
+    n = len(body) - len(body.rstrip("\\"))
+    return n % 2 == 0
+
+
+def split_include(directive: str) -> tuple[str, str, str, str] | None:
+    """'#include <cuda.h>' -> ('#include ', '<', 'cuda.h', '>')."""
+    m = INCLUDE_PARTS.match(directive)
+    return (m.group(1), m.group(2), m.group(3), m.group(4)) if m else None

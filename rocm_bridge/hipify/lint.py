@@ -1,0 +1,140 @@
+"""Portability lint: CUDA code that translates cleanly yet breaks or slows down on AMD GPUs.
+
+hipify tools rename APIs; they do not notice that a kernel assumes 32 threads per warp. AMD Instinct GPUs
+(CDNA) execute 64-wide wavefronts, so 32-bit lane masks, hard-coded warp sizes and PTX assembly are wrong or
+slow there. Each rule has a catalog entry hipify.lint.<rule> with .title, .why and .fix in English and Chinese.
+
+The rules read the masked text (comments and literals blanked), so a 0xffffffff in a comment is not a finding.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rocm_bridge.hipify.lexer import Lexed, lex
+
+# Patterns start with a literal character, not \b, so the regex engine can skip ordinary text quickly; the
+# word boundary before a match is checked in _matches(). Each rule also has a cheap substring pre-check.
+WARP_INTRINSICS = re.compile(
+    r"__(?:ballot_sync|shfl(?:_up|_down|_xor)?_sync|any_sync|all_sync|uni_sync|match_(?:any|all)_sync"
+    r"|activemask|reduce_\w+_sync|syncwarp)\b"
+)
+FULL_MASK = re.compile(r"0[xX][fF]{8}(?:[uU][lL]{0,2}|[lL]{1,2}[uU]?)?\b")
+MASK_NAME_DEF = re.compile(
+    r"(?:#[ \t]*define[ \t]+(\w+)[ \t]+\(?[ \t]*0[xX][fF]{8}\w*"
+    r"|(?:const|constexpr)\b[^;=\n]*?\b(\w+)[ \t]*=[ \t]*0[xX][fF]{8}\w*)"
+)
+
+SEVERITY = {
+    "inline_asm": "error",
+    "lane_mask_32": "error",
+    "ballot_32bit": "error",
+    "warp_size_32": "warning",
+    "launch_bounds": "warning",
+    "occupancy": "info",
+    "managed_memory": "info",
+}
+RULES = tuple(SEVERITY)
+
+_PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
+    ("inline_asm", ("asm",), (r"(?:__asm__|__asm|asm)[ \t]*(?:volatile\b|__volatile__\b)?[ \t]*\(")),
+    ("ballot_32bit", ("__ballot",), (
+        r"(?:unsigned(?:[ \t]+int)?|int|uint32_t|int32_t)[ \t]+\w+[ \t]*=[ \t]*__ballot(?:_sync)?[ \t]*\("
+        r"|__popc[ \t]*\([ \t]*__ballot")),
+    ("warp_size_32", ("WARP",), (r"#[ \t]*define[ \t]+\w*WARP\w*[ \t]+\(?32\b")),
+    ("warp_size_32", ("32",), (
+        r"(?:const|constexpr)\b[^;=\n]*?\b\w*[wW][aA][rR][pP]\w*[ \t]*=[ \t]*32\b"
+        r"|(?:threadIdx\.[xyz]|lane\w*|tid)[ \t]*(?:%[ \t]*32|/[ \t]*32)\b")),
+    ("warp_size_32", ("31",), (r"(?:threadIdx\.[xyz]|lane\w*|tid)[ \t]*&[ \t]*31\b")),
+    ("warp_size_32", (">>",), (r"(?:threadIdx\.[xyz]|tid)[ \t]*>>[ \t]*5\b")),
+    ("warp_size_32", ("__shfl",), (r"__shfl\w*\([^;]*,[ \t]*32[ \t]*\)")),
+    ("launch_bounds", ("__launch_bounds__",), (r"__launch_bounds__[ \t]*\(")),
+    ("occupancy", ("Occupancy", "CacheConfig", "SharedMemConfig"), (
+        r"(?:cudaOccupancy\w+|cuOccupancy\w+|hipOccupancy\w+|hipModuleOccupancy\w+"
+        r"|(?:cuda|hip)(?:Func|Device)Set(?:CacheConfig|SharedMemConfig))\b")),
+    ("managed_memory", ("anaged", "MemPrefetch", "MemAdvise"), (
+        r"(?:(?:cuda|hip)MallocManaged|__managed__|(?:cuda|hip)MemPrefetchAsync|(?:cuda|hip)MemAdvise)\b")),
+]
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _matches(pattern: re.Pattern, text: str):
+    """Matches that start at a word boundary (the patterns themselves do not begin with \\b)."""
+    for m in pattern.finditer(text):
+        s = m.start()
+        if s == 0 or text[s - 1] not in _WORD or text[s] not in _WORD:
+            yield m
+
+
+# A shuffle-reduction loop that starts at offset 16 assumes 32 lanes (a 64-wide wavefront needs 32).
+_SHFL_LOOP = re.compile(r"for[ \t]*\([^;]*=[ \t]*16[ \t]*;[^;]*;[^)]*(?:/=[ \t]*2|>>=[ \t]*1)[ \t]*\)")
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: str  # error | warning | info
+    line: int
+    col: int
+    excerpt: str  # the source line, stripped and shortened
+
+    @property
+    def title_key(self) -> str:
+        return f"hipify.lint.{self.rule}.title"
+
+    @property
+    def why_key(self) -> str:
+        return f"hipify.lint.{self.rule}.why"
+
+    @property
+    def fix_key(self) -> str:
+        return f"hipify.lint.{self.rule}.fix"
+
+
+def _excerpt(text: str, offset: int) -> str:
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    line = text[start:end if end != -1 else len(text)].strip()
+    return line if len(line) <= 120 else line[:117] + "..."
+
+
+def lint(text: str, lexed: Lexed | None = None) -> list[Finding]:
+    """Findings for a CUDA (or already translated HIP) source, ordered by position."""
+    lexed = lexed or lex(text)
+    masked = lexed.masked
+    hits: dict[tuple[str, int], int] = {}  # (rule, line) -> offset: one finding per rule and line
+
+    def add(rule: str, offset: int) -> None:
+        key = (rule, lexed.line_of(offset))
+        if key not in hits:
+            hits[key] = offset
+
+    if "0x" in masked or "0X" in masked:
+        mask_names = {m.group(1) or m.group(2): m.start() for m in _matches(MASK_NAME_DEF, masked)}
+        for m in _matches(FULL_MASK, masked):
+            ls = masked.rfind("\n", 0, m.start()) + 1
+            le = masked.find("\n", m.end())
+            line_text = masked[ls:le if le != -1 else len(masked)]
+            if WARP_INTRINSICS.search(line_text):
+                add("lane_mask_32", m.start())
+        if mask_names:
+            for call in WARP_INTRINSICS.finditer(masked):
+                ce = masked.find(";", call.end())
+                statement = masked[call.end():ce if ce != -1 else len(masked)]
+                for name, off in mask_names.items():
+                    if re.search(r"\b" + re.escape(name) + r"\b", statement):
+                        add("lane_mask_32", off)
+    for rule, needles, pattern in _PATTERNS:
+        if any(n in masked for n in needles):
+            for m in _matches(re.compile(pattern), masked):  # compiled only when the pre-check hits
+                add(rule, m.start())
+    if "__shfl" in masked:
+        for m in _matches(_SHFL_LOOP, masked):
+            add("warp_size_32", m.start())
+    out = []
+    for (rule, _line), offset in hits.items():
+        line, col = lexed.line_col(offset)
+        out.append(Finding(rule, SEVERITY[rule], line, col, _excerpt(text, offset)))
+    out.sort(key=lambda f: (f.line, f.col, f.rule))
+    return out

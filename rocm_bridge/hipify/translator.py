@@ -1,0 +1,364 @@
+"""CUDA -> HIP source translation driven by data/hipify_mappings.csv.
+
+Three passes over the text, each a lexer scan (rocm_bridge.hipify.lexer) so nothing inside a comment, a string,
+a character literal or an include path is touched:
+
+1. rename: every code identifier that is a CUDA API name in the active table (exact names only, so a user's
+   `cudaCheck` stays) is replaced; `#define` bodies and macro arguments are code and are renamed too. Context
+   rewrites happen here: overloads chosen by argument count (cudaEventCreate(&e, flags) ->
+   hipEventCreateWithFlags), HIP_SYMBOL(...) around the symbol argument of the *Symbol* APIs, cub:: -> hipcub::,
+   includes mapped through data/hipify_headers.csv, and hip/hip_runtime.h added to files with device code.
+2. launch (only with kernel_syntax): k<<<g, b, s, st>>>(args) -> hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st,
+   args), HIP_KERNEL_NAME(...) around template kernels.
+3. lint is separate (rocm_bridge.hipify.lint) and reads the original text.
+
+Every reference found is recorded for the report (rocm_bridge.hipify.report).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
+
+from rocm_bridge.hipify import headers as hdr
+from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
+from rocm_bridge.hipify.lexer import Lexed, lex, split_include
+
+# Overloads that HIP spells with another name, chosen by the number of arguments (HIPIFY HipifyAction.cpp,
+# FuncOverloads).
+OVERLOADS: dict[str, dict[int, str]] = {
+    "cudaEventCreate": {1: "hipEventCreate", 2: "hipEventCreateWithFlags"},
+    "cudaGraphInstantiate": {5: "hipGraphInstantiate", 3: "hipGraphInstantiateWithFlags"},
+}
+
+# Zero-based index of the symbol argument that HIP wants wrapped in HIP_SYMBOL(...) (HIPIFY FuncArgCasts).
+SYMBOL_ARGS: dict[str, int] = {
+    "cudaMemcpyToSymbol": 0,
+    "cudaMemcpyToSymbolAsync": 0,
+    "cudaGetSymbolSize": 1,
+    "cudaGetSymbolAddress": 1,
+    "cudaMemcpyFromSymbol": 1,
+    "cudaMemcpyFromSymbolAsync": 1,
+    "cudaGraphAddMemcpyNodeToSymbol": 4,
+    "cudaGraphAddMemcpyNodeFromSymbol": 5,
+    "cudaGraphMemcpyNodeSetParamsToSymbol": 1,
+    "cudaGraphMemcpyNodeSetParamsFromSymbol": 2,
+    "cudaGraphExecMemcpyNodeSetParamsToSymbol": 2,
+    "cudaGraphExecMemcpyNodeSetParamsFromSymbol": 3,
+    "cudaGetTextureReference": 1,
+}
+
+DEVICE_CODE = re.compile(
+    r"\b(?:__global__|__device__|__shared__|__constant__|__managed__|threadIdx|blockIdx|blockDim|gridDim"
+    r"|__syncthreads)\b"
+)
+
+_NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\s*$")
+
+CONVERTED, UNSUPPORTED, EXPERIMENTAL = "converted", "unsupported", "experimental"
+
+
+@dataclass(frozen=True)
+class Options:
+    roc: bool = False  # --roc: rocBLAS / rocSPARSE / rocSOLVER / rocRAND instead of the hip* wrappers
+    miopen: bool = False  # --miopen: cuDNN -> MIOpen instead of hipDNN
+    experimental: bool = False  # --experimental: also apply mappings HIPIFY marks experimental
+    kernel_syntax: bool = False  # --hip-kernel-execution-syntax: <<<>>> -> hipLaunchKernelGGL
+
+    @property
+    def roc_groups(self) -> tuple[str, ...]:
+        return (ROC_GROUPS if self.roc else ()) + (MIOPEN_GROUPS if self.miopen else ())
+
+
+class Reference(NamedTuple):
+    """One occurrence of a CUDA API name in the input (a NamedTuple: a 10k-line file has ~10k of them)."""
+
+    offset: int
+    line: int
+    col: int
+    name: str
+    hip_name: str  # what was written ("" when not converted)
+    api_group: str
+    kind: str
+    library: str
+    status: str  # converted | unsupported | experimental
+    cuda_deprecated: str = ""
+    cuda_removed: str = ""
+    hip_deprecated: str = ""
+    hip_removed: str = ""
+    hip_experimental: str = ""
+
+
+@dataclass(frozen=True)
+class HeaderChange:
+    line: int
+    cuda_header: str
+    hip_header: str  # "" = dropped
+    reason: str  # mapped | dropped | duplicate | added
+
+
+@dataclass(frozen=True)
+class Launch:
+    line: int
+    col: int
+    kernel: str
+    rewritten: bool
+    reason: str = ""  # why a launch was left as <<<>>> when the rewrite was asked for
+
+
+@dataclass
+class Result:
+    source: str
+    output: str
+    options: Options
+    references: list[Reference] = field(default_factory=list)
+    headers: list[HeaderChange] = field(default_factory=list)
+    launches: list[Launch] = field(default_factory=list)
+    changed_lines: set[int] = field(default_factory=set)  # 1-based lines of the input that changed
+    notes: list[tuple[str, int, int]] = field(default_factory=list)  # (note key, line, col)
+    lexed: Lexed | None = field(default=None, repr=False, compare=False)  # the input's scan, reused by lint
+    _counts: dict | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def converted(self) -> list[Reference]:
+        return [r for r in self.references if r.status == CONVERTED]
+
+    @property
+    def unconverted(self) -> list[Reference]:
+        return [r for r in self.references if r.status != CONVERTED]
+
+    @property
+    def deprecated(self) -> list[Reference]:
+        return [r for r in self.references if r.cuda_deprecated or r.cuda_removed or r.hip_deprecated or r.hip_removed]
+
+    def counts_by_group(self) -> dict[str, Counter]:
+        """{api_group: Counter(status -> references)} (computed once)."""
+        if self._counts is None:
+            pairs = Counter((r.api_group, r.status) for r in self.references)
+            out: dict[str, Counter] = {}
+            for (group, status), n in pairs.items():
+                out.setdefault(group, Counter())[status] = n
+            self._counts = out
+        return self._counts
+
+    @property
+    def lines_changed(self) -> int:
+        return len(self.changed_lines)
+
+    @property
+    def changed(self) -> bool:
+        return self.output != self.source
+
+
+def _next_code_pos(masked: str, pos: int) -> int:
+    n = len(masked)
+    while pos < n and masked[pos] in " \t\r\n\\":
+        pos += 1
+    return pos
+
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {")", "]", "}"}
+
+
+def call_args(masked: str, pos: int) -> tuple[list[tuple[int, int]], int] | None:
+    """Argument spans (stripped) of a call whose name ends at pos, and the offset of its ')'.
+
+    None when no '(' follows or the parentheses never close. Brackets inside comments and literals are already
+    blanked in `masked`.
+    """
+    p = _next_code_pos(masked, pos)
+    if p >= len(masked) or masked[p] != "(":
+        return None
+    depth = 0
+    spans: list[tuple[int, int]] = []
+    start = p + 1
+    n = len(masked)
+    i = p
+    while i < n:
+        c = masked[i]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i))
+                break
+        elif c == "," and depth == 1:
+            spans.append((start, i))
+            start = i + 1
+        elif c == ";" and depth <= 1:
+            return None
+        i += 1
+    else:
+        return None
+    stripped = []
+    for s, e in spans:
+        while s < e and masked[s] in " \t\r\n":
+            s += 1
+        while e > s and masked[e - 1] in " \t\r\n":
+            e -= 1
+        stripped.append((s, e))
+    if len(stripped) == 1 and stripped[0][0] == stripped[0][1]:
+        stripped = []  # f()
+    return stripped, i
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    if not edits:
+        return text
+    edits.sort(key=lambda e: (e[0], e[1]))
+    out = []
+    last = 0
+    for start, end, repl in edits:
+        if start < last:  # overlapping edit: keep the first one
+            continue
+        out.append(text[last:start])
+        out.append(repl)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int, str]]:
+    text = lexed.text
+    amap = active_map(opts.roc, opts.miopen)
+    edits: list[tuple[int, int, str]] = []
+    parsed: dict[str, list[str]] = {}
+    refs = result.references
+    line_col = lexed.line_col
+    starts = lexed.line_starts
+    nlines = len(starts)
+    li = 0  # index into starts: ids come in offset order, so line numbers are a merge walk
+    for start, end, name in lexed.ids:
+        rec = amap.get(name)
+        if rec is None:
+            if name == "cub":
+                masked = lexed.masked
+                p = _next_code_pos(masked, end)
+                if masked.startswith("::", p) or _NAMESPACE_BEFORE.search(masked, max(0, start - 64), start):
+                    edits.append((start, end, "hipcub"))
+                    line, col = line_col(start)
+                    refs.append(Reference(start, line, col, name, "hipcub", "cub", "namespace", "hipCUB", CONVERTED))
+            continue
+        while li + 1 < nlines and starts[li + 1] <= start:
+            li += 1
+        line, col = li + 1, start - starts[li] + 1
+        f = parsed.get(name)
+        if f is None:
+            f = parsed[name] = rec.split("\t")
+        hip, exp = f[1], f[12]
+        if hip and (not exp or opts.experimental):
+            status = CONVERTED
+            if name in OVERLOADS:
+                args = call_args(lexed.masked, end)
+                if args is not None:
+                    hip = OVERLOADS[name].get(len(args[0]), hip)
+            if name in SYMBOL_ARGS:
+                args = call_args(lexed.masked, end)
+                k = SYMBOL_ARGS[name]
+                if args is not None and len(args[0]) > k:
+                    s, e = args[0][k]
+                    if not text.startswith("HIP_SYMBOL", s):
+                        edits.append((s, s, "HIP_SYMBOL("))
+                        edits.append((e, e, ")"))
+            if hip != name:
+                edits.append((start, end, hip))
+        else:
+            status = EXPERIMENTAL if hip else UNSUPPORTED
+            hip = ""
+        refs.append(Reference(start, line, col, name, hip, f[3], f[5], f[2], status,
+                              f[7], f[8], f[10], f[11], exp))
+    return edits
+
+
+def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -> list[tuple[int, int, str]]:
+    text = lexed.text
+    edits: list[tuple[int, int, str]] = []
+    seen: set[str] = set()
+    first_include = None
+    roc_groups = opts.roc_groups
+    for start, end in lexed.includes:
+        directive = text[start:end]
+        parts = split_include(directive)
+        if parts is None:
+            continue
+        if first_include is None:
+            first_include = start
+        lead, open_q, path, close_q = parts
+        mapped = hdr.map_header(path, roc_groups)
+        line = lexed.line_of(start)
+        if mapped is None:
+            seen.add(path)
+            continue
+        new, _hm = mapped
+        if not new:
+            edits.append((start, end, ""))
+            result.headers.append(HeaderChange(line, path, "", "dropped"))
+        elif new in seen:
+            edits.append((start, end, ""))
+            result.headers.append(HeaderChange(line, path, new, "duplicate"))
+        else:
+            seen.add(new)
+            edits.append((start, end, f"{lead}{open_q}{new}{close_q}"))
+            result.headers.append(HeaderChange(line, path, new, "mapped"))
+    if need_runtime and hdr.HIP_RUNTIME not in seen:
+        if first_include is not None:
+            pos = text.rfind("\n", 0, first_include) + 1
+        else:
+            masked = lexed.masked
+            pos = len(masked) - len(masked.lstrip())
+            pos = text.rfind("\n", 0, pos) + 1
+            # keep a header guard's '#pragma once' / '#ifndef X' '#define X' above the include
+            pos = _after_guard(text, pos)
+        edits.append((pos, pos, f"#include <{hdr.HIP_RUNTIME}>\n"))
+        result.headers.append(HeaderChange(lexed.line_of(pos), "", hdr.HIP_RUNTIME, "added"))
+    return edits
+
+
+_GUARD = re.compile(r"[ \t]*#[ \t]*(?:pragma[ \t]+once|ifndef[ \t]+\w+[ \t]*\n[ \t]*#[ \t]*define[ \t]+\w+)[^\n]*\n")
+
+
+def _after_guard(text: str, pos: int) -> int:
+    m = _GUARD.match(text, pos)
+    return m.end() if m else pos
+
+
+def translate(text: str, options: Options | None = None) -> Result:
+    """Translate CUDA source text to HIP. Never raises on any str input."""
+    opts = options or Options()
+    result = Result(text, text, opts)
+    lexed = lex(text, active_map(opts.roc, opts.miopen))
+    result.lexed = lexed
+    for offset, what in lexed.unterminated:
+        line, col = lexed.line_col(offset)
+        result.notes.append((f"hipify.note.unterminated_{what}", line, col))
+    edits = _rename(lexed, opts, result)
+    has_device = bool(lexed.launches) or (DEVICE_CODE.search(text) is not None
+                                           and DEVICE_CODE.search(lexed.masked) is not None)
+    uses_runtime = any(r.api_group in ("runtime", "driver") and r.status == CONVERTED for r in result.references)
+    has_api_include = any(hdr.HIP_RUNTIME_API in text[s:e] or "cuda_runtime_api.h" in text[s:e]
+                          for s, e in lexed.includes)
+    need_runtime = has_device or (uses_runtime and not has_api_include)
+    edits += _includes(lexed, opts, result, need_runtime)
+    lines = result.changed_lines
+    for start, _end, _repl in edits:
+        lines.add(lexed.line_of(start))
+    out = _apply(text, edits)
+    if lexed.launches:
+        from rocm_bridge.hipify.launch import rewrite_launches
+
+        out = rewrite_launches(out, lexed, opts, result)
+    result.output = out
+    if not result.references and not lexed.includes and not lexed.launches and not has_device:
+        result.notes.append(("hipify.note.no_cuda", 0, 0))
+    return result
+
+
+@lru_cache(maxsize=64)
+def translate_cached(text: str, options: Options) -> Result:
+    """translate() memoised on (text, options): the page re-renders the same input many times."""
+    return translate(text, options)

@@ -1,0 +1,6 @@
+#include <hip/hip_runtime.h>
+void old_api() {
+  hipDeviceSynchronize();
+  cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                     cudaFlushGPUDirectRDMAWritesToOwner);
+}
