@@ -18,7 +18,28 @@ from rocm_bridge.doctor.facts import Facts, collect
 from rocm_bridge.doctor.probes import TF_TIMEOUT_S, FakeProbe, Probe, SystemProbe
 from rocm_bridge.doctor.rules import Check, Report, formula, run_checks
 
-__all__ = ["Check", "Facts", "FakeProbe", "Probe", "Report", "SystemProbe", "examine", "probe_for_root"]
+__all__ = ["Check", "Facts", "FakeProbe", "Probe", "Report", "SystemProbe", "examine", "example_root", "example_systems",
+           "probe_for_root"]
+
+# Recorded example systems (the tests' fake-system fixtures), offered on the page so a machine without a GPU can
+# show what the doctor says elsewhere. Listed in teaching order; absent when tests/ is not deployed.
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "tests" / "doctor" / "fixtures"
+EXAMPLE_ORDER: tuple[str, ...] = (
+    "rocm_healthy", "no_driver", "container_no_kfd", "kfd_denied", "not_in_render_group", "gfx1032_no_override",
+    "gfx1032_override", "wheel_rocm_mismatch", "numpy2_old_tf", "tf_import_crash", "tf_import_hang",
+    "nvidia_healthy", "nvidia_old_driver", "cpu_only",
+)
+
+
+def example_systems() -> list[str]:
+    """Names of the recorded example systems present on disk, in teaching order."""
+    return [n for n in EXAMPLE_ORDER if (EXAMPLES_DIR / n / "probe.json").is_file()]
+
+
+def example_root(name: str) -> Path:
+    if name not in EXAMPLE_ORDER:
+        raise KeyError(name)
+    return EXAMPLES_DIR / name
 
 
 def probe_for_root(root: str | Path) -> Probe:

@@ -1,0 +1,140 @@
+"""Streamlit pieces of the Doctor page: checklist, Compatible card, log doctor, Markdown report.
+
+Everything read from the host or pasted by the user is shown with st.code / st.text (never as HTML or
+Markdown); catalog texts filled with values are Markdown-escaped first.
+"""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+from rocm_bridge.doctor import logs
+from rocm_bridge.doctor.report import check_message, check_title, to_markdown, verdict_text
+from rocm_bridge.doctor.rules import Report
+from rocm_bridge.errors import RocmBridgeError
+from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
+
+STATUS_STYLE = {
+    "ok": ("green", ":material/check_circle:"),
+    "warn": ("orange", ":material/warning:"),
+    "fail": ("red", ":material/cancel:"),
+    "skipped": ("gray", ":material/skip_next:"),
+}
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~$:])")
+
+
+def md_escape(text: str) -> str:
+    """Text shown through st.markdown with every Markdown / HTML-significant character escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def verdict_banner(report: Report) -> None:
+    v = report.verdict
+    text = md_escape(verdict_text(report, lang()))
+    if v is None:
+        st.success(text, icon=":material/verified:")
+    elif v.status == "fail":
+        st.error(text, icon=":material/cancel:")
+    else:
+        st.warning(text, icon=":material/warning:")
+    st.caption(tr(f"doctor.platform.{report.facts.platform}"))
+
+
+def checklist(report: Report) -> None:
+    st.subheader(tr("doctor.checklist"))
+    verdict = report.verdict
+    for c in report.checks:
+        color, icon = STATUS_STYLE[c.status]
+        label = f"{check_title(c, lang())} · :{color}[{tr('doctor.status.' + c.status)}]"
+        with st.expander(label, icon=icon, expanded=c is verdict):
+            st.markdown(md_escape(check_message(c, lang())))
+            st.caption(f"{tr('doctor.why')}: {tr(c.why_key)}")
+            if c.evidence:
+                st.markdown(f"**{tr('doctor.evidence')}**")
+                st.code("\n".join(c.evidence), language=None)
+            if c.fix and c.status in ("fail", "warn"):
+                st.markdown(f"**{tr('doctor.fix')}**")
+                st.code("\n".join(c.fix), language="bash")
+            if c.source:
+                source_note(md_escape(c.source))
+    if report.facts.tensorflow.status == "not_run":
+        st.info(tr("doctor.tf_not_run_note"), icon=":material/info:")
+
+
+def formula_section(report: Report) -> None:
+    formula_card("compatible")
+    fr = report.formula
+    st.markdown(f"**{tr('doctor.formula.title')}**")
+    st.caption(tr("doctor.formula.intro"))
+    if fr.value is None:
+        st.info(tr("doctor.formula.not_evaluated"))
+    elif fr.value == 1:
+        st.success(tr("doctor.formula.value", value=1))
+    else:
+        names = ", ".join(tr(f"doctor.formula.factor.{n}") for n in fr.zero_factors)
+        st.error(tr("doctor.formula.value", value=0) + " — " + tr("doctor.formula.zero", names=names))
+    rows = {tr("doctor.formula.col_factor"): [], tr("doctor.formula.col_installed"): [],
+            tr("doctor.formula.col_minimum"): [], tr("doctor.formula.col_value"): []}
+    for x in fr.factors:
+        cols = list(rows)
+        rows[cols[0]].append(tr(f"doctor.formula.factor.{x.name}"))
+        rows[cols[1]].append(x.installed or tr("doctor.formula.missing"))
+        rows[cols[2]].append(x.minimum or "-")
+        rows[cols[3]].append("-" if x.ok is None else str(int(x.ok)))
+    st.dataframe(rows, hide_index=True, width="stretch")
+    for x in fr.factors:
+        if x.reason:
+            st.caption(f"{tr(f'doctor.formula.factor.{x.name}')}: {tr(f'doctor.formula.reason.{x.reason}')}")
+    if fr.platform == "rocm":
+        st.caption(tr("doctor.formula.driver_note"))
+    sources = sorted({x.source for x in fr.factors if x.source})
+    if sources:
+        source_note(*(md_escape(s) for s in sources))
+
+
+def findings(items: list) -> None:
+    for f in items:
+        color = {"error": "red", "warning": "orange", "info": "blue"}[f.severity]
+        with st.container(border=True):
+            st.markdown(f":{color}[**{tr('doctor.log.severity.' + f.severity)}**] "
+                        f"{md_escape(f.text('problem', lang()))}")
+            st.caption(tr("doctor.log.line", line_no=f.line_no, count=f.count))
+            st.code(f.line, language=None)
+            st.markdown(f"**{tr('doctor.log.cause')}:** {md_escape(f.text('cause', lang()))}")
+            st.markdown(f"**{tr('doctor.log.fix')}:** {md_escape(f.text('fix', lang()))}")
+            source_note(md_escape(f.source))
+
+
+def log_doctor() -> None:
+    st.subheader(tr("doctor.log.title"))
+    st.caption(tr("doctor.log.intro"))
+    text = st.text_area(tr("doctor.log.paste"), key="doc_log", height=180, max_chars=logs.MAX_LOG_BYTES)
+    upload = st.file_uploader(tr("doctor.log.upload"), type=["log", "txt", "out", "err"], key="doc_log_file")
+    if not st.button(tr("doctor.log.button"), key="doc_log_go", icon=":material/stethoscope:"):
+        return
+    try:
+        if upload is not None:
+            text = logs.decode_log(upload.getvalue(), upload.name)
+        if not text.strip():
+            st.info(tr("doctor.log.empty"))
+            return
+        found = logs.diagnose(text)
+    except RocmBridgeError as err:
+        show_error(err)
+        return
+    if not found:
+        st.info(tr("doctor.log.none", count=len(logs.signatures())))
+        return
+    st.success(tr("doctor.log.found", count=len(found)))
+    findings(found)
+
+
+def report_section(report: Report) -> None:
+    st.subheader(tr("doctor.report.title"))
+    st.caption(tr("doctor.report.intro"))
+    md = to_markdown(report, lang())
+    st.code(md, language="markdown")
+    st.download_button(tr("doctor.report.download"), md, file_name="rocm_bridge_doctor_report.md",
+                       mime="text/markdown", key="doc_report_dl", icon=":material/download:")
