@@ -83,6 +83,18 @@ class CoverageReport:
         return _ratio(self.n_nodes_covered, self.n_nodes)
 
     @property
+    def summary_params(self) -> dict:
+        """The numbers behind the headline: op types and nodes supported out of the total."""
+        nodes = "—" if self.r_nodes is None else f"{self.r_nodes:.1%}"
+        return {
+            "ok": self.n_ops_covered,
+            "n": self.n_ops,
+            "nodes": nodes,
+            "k_ok": self.n_nodes_covered,
+            "k": self.n_nodes,
+        }
+
+    @property
     def fallback(self) -> tuple[OpRow, ...]:
         """Op types with at least one node that would silently run on the CPU (soft placement)."""
         return tuple(r for r in self.rows if any(s in FALLBACK for s, _ in r.status_counts))

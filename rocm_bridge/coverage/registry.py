@@ -94,8 +94,8 @@ class Registry:
     @property
     def label(self) -> str:
         platform = {"rocm": "ROCm", "cuda": "CUDA", "cpu": "CPU"}[self.platform]
-        prefix = "installed: " if self.name == LIVE else ""
-        return f"{prefix}TensorFlow {self.tf_version} ({platform})"
+        suffix = f" · {LIVE}" if self.name == LIVE else ""  # the registry's CLI name, not prose
+        return f"TensorFlow {self.tf_version} ({platform}){suffix}"
 
     @property
     def method(self) -> str:
