@@ -161,7 +161,8 @@ def _render_compatible(inp: _Inputs, embedded: bool) -> None:
                                             else ":material/close:")
     for name in check.unsourced:
         st.info(tr("formula_lab.cp.unsourced", name=names[name], rocm=rocm), icon=":material/help:")
-    st.caption(tr("formula_lab.cp.listed_yes" if check.listed_pair else "formula_lab.cp.listed_no", rocm=rocm, tf=tf))
+    listed = "listed_yes" if check.listed_pair else ("listed_no" if check.result.value else "listed_no_zero")
+    st.caption(tr(f"formula_lab.cp.{listed}", rocm=rocm, tf=tf))
     grid = fl.compat_grid(driver)
     fig = _figure(tr("formula_lab.cp.chart_title", driver=driver), tr("formula_lab.cp.axis_tf"),
                   tr("formula_lab.cp.axis_rocm"))
@@ -180,6 +181,12 @@ def _render_compatible(inp: _Inputs, embedded: bool) -> None:
 
 
 # --- 2. Per-op time ----------------------------------------------------------------------------------------
+
+
+def _use_host_dispatch(dispatch_key: str, sync_key: str, dispatch_us: float) -> None:
+    # the live lab measures dispatch and sync of a tiny op together: put it all in T_dispatch
+    st.session_state[dispatch_key] = float(dispatch_us)
+    st.session_state[sync_key] = 0.0
 
 
 def _render_per_op(inp: _Inputs, embedded: bool) -> None:
@@ -206,6 +213,8 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
     src = [tr("common.recorded", device=rec.device, date=rec.measured_at[:10]) + f" ({rec.backend}); {rec.source}"]
     if host is not None and host.dispatch_us:
         st.caption(tr("formula_lab.po.host_dispatch", value=fl.fmt(host.dispatch_us)))
+        st.button(tr("formula_lab.po.use_host"), key=inp.key("po_use_host"), on_click=_use_host_dispatch,
+                  args=(inp.key("po_dispatch"), inp.key("po_sync"), host.dispatch_us))
     try:
         result = fl.op_list_times(op_list.ops, dispatch_us, sync_us, fusion=fusion)
         plain = fl.op_list_times(op_list.ops, dispatch_us, sync_us, fusion=False)

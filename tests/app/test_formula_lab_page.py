@@ -213,35 +213,72 @@ def test_zero_efficiency_gives_the_zero_message(app_test):
     assert any(i18n.t("errors.zero", "en", name="efficiency") in e.value for e in at.error)
 
 
-def test_your_machine_preset_appears_with_a_measurement(app_test):
+MEASUREMENT = HostMeasurement(
+    device_name="AMD Instinct MI210", vendor="AMD", backend="torch", backend_version="2.5",
+    measured_at="2026-11-29T10:00:00", matmul_tflops={"fp32": 40.0, "fp16": 150.0}, h2d_pinned_gbs=24.0,
+    dispatch_us=6.0,
+)
+
+
+def _open_with_measurement(formula: str, **query: str):
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=30)
-    at.query_params["lang"] = "en"
-    at.query_params["fl_formula"] = "throughput"
-    at.query_params["fl_tp_hw"] = "host"
-    m = HostMeasurement(device_name="AMD Instinct MI210", vendor="AMD", backend="torch", backend_version="2.5",
-                        measured_at="2026-11-29T10:00:00", matmul_tflops={"fp32": 40.0, "fp16": 150.0},
-                        h2d_pinned_gbs=24.0)
-    at.session_state[SESSION_KEY] = m
+    for key, value in dict(lang="en", fl_formula=formula, **query).items():
+        at.query_params[key] = value
+    at.session_state[SESSION_KEY] = MEASUREMENT
     at.run()
     at.switch_page(PAGE).run()
-    assert not at.exception
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_your_machine_preset_appears_with_a_measurement():
+    at = _open_with_measurement("throughput", fl_tp_hw="host")
     box = at.selectbox(key="fl_tp_hw")
     assert box.options[0].startswith(i18n.t("formula_lab.preset.host_tag", "en"))
     assert box.value == "host"
-    host = fl.host_preset(m)
+    host = fl.host_preset(MEASUREMENT)
     wl = fl.Workload(fl.WORKLOADS["resnet50"].gflop_per_sample, fl.WORKLOADS["resnet50"].mb_per_sample, 0.5, 2.0)
     tc, tt = fl.step_times(256, host, wl)
     assert _metric(at, "formula_lab.tp.result") == fl.fmt(fl.step_throughput(256, tc, tt))
     assert any(i18n.t("common.measured_here", "en") in c.value for c in at.caption)
 
 
-def test_embedded_widget_in_a_chapter_uses_the_chapter_prefix(app_test):
-    at = app_test("views/ch6_toolchain.py", lang="en")
+def test_per_op_can_use_the_measured_dispatch():
+    at = _open_with_measurement("per_op_time")
+    at.button(key="fl_po_use_host").click().run()
     assert not at.exception
-    if not any(n.key == "ch6_sp_before" for n in at.number_input):
-        pytest.skip("chapter 6 does not embed the speedup widget")
+    assert at.number_input(key="fl_po_dispatch").value == 6.0 and at.number_input(key="fl_po_sync").value == 0.0
+    ops = fl.recorded_ops().op_lists["mlp_64"].ops
+    assert _metric(at, "formula_lab.po.list_total") == fl.fmt(fl.op_list_times(ops, 6.0, 0.0).total_s * 1e6)
+    assert _query(at)["fl_po_dispatch"] == "6.0"
+
+
+@pytest.mark.parametrize(
+    "page, formula, key",
+    [
+        ("views/ch2_environment.py", "compatible", "ch2_cp_rocm"),
+        ("views/ch3_operators.py", "per_op_time", "ch3_po_list"),
+        ("views/ch4_tuning.py", "throughput", "ch4_tp_batch"),
+        ("views/ch5_migration.py", "coverage", "ch5_cv_model"),
+        ("views/ch6_toolchain.py", "speedup", "ch6_sp_before"),
+    ],
+)
+def test_chapters_embed_the_widgets_under_their_own_prefix(app_test, page, formula, key):
+    chapter = key.split("_")[0]
+    text = (Path(__file__).resolve().parents[2] / "content" / "en" / f"{chapter}.md").read_text(encoding="utf-8")
+    if f"::: widget formula:{formula}" not in text:
+        pytest.skip(f"content/en/{chapter}.md no longer embeds the {formula} widget")
+    at = app_test(page, lang="en")
+    assert not at.exception
+    assert key in _query(at), f"{key} not in the URL of {page}"
+    assert not any(k.startswith("fl_") for k in _query(at))
+
+
+def test_embedded_widget_result_equals_the_core(app_test):
+    at = app_test("views/ch6_toolchain.py", lang="en")
     at.number_input(key="ch6_sp_after").set_value(3.0).run()
+    assert not at.exception
     assert _metric(at, "formula_lab.sp.result") == fl.fmt(formulas.speedup(12.0, 3.0))
     assert _query(at)["ch6_sp_after"] == "3.0"
