@@ -6,7 +6,6 @@ import json
 import threading
 
 import pytest
-from live_fakes import FakeOOM, NumpyBackend
 
 from rocm_bridge.data import read_csv
 from rocm_bridge.errors import Busy, InvalidInput, OutOfMemory
@@ -23,6 +22,7 @@ from rocm_bridge.live.suite import (
     run_suite,
 )
 from rocm_bridge.live.timing import Deadline, measure
+from tests.live_fakes import FakeOOM, NumpyBackend
 
 SMALL = SuiteOptions(small=True, budget_s=30, repeats=2, warmup=1, min_sample_s=0.0)
 

@@ -1,0 +1,84 @@
+"""The live lab page in AppTest: renders without a GPU, shows the recorded H200 results labelled as recorded,
+and a real (tiny, CPU) TensorFlow run writes "your machine" for the other pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocm_bridge import i18n
+from rocm_bridge.live import available_backends
+from rocm_bridge.live.results import recorded_results
+from rocm_bridge.measured import SESSION_KEY, HostMeasurement
+from tests.app import plotly_spec as ps
+
+PAGE = "views/live.py"
+
+
+def _texts(at) -> str:
+    parts = [e.value for kind in (at.markdown, at.caption, at.info, at.warning, at.success) for e in kind]
+    return "\n".join(str(p) for p in parts)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_renders_without_a_gpu(app_test, lang):
+    at = app_test(PAGE, lang)
+    assert not at.exception
+    assert at.title[0].value == i18n.t("live.title", lang)
+    # No GPU on this machine: the monitor says so instead of drawing empty charts.
+    assert i18n.t("live.monitor.no_gpu", lang) in _texts(at)
+    if available_backends():
+        assert at.selectbox(key="lv_backend").options  # only installed frameworks are offered
+        assert set(at.selectbox(key="lv_backend").options) <= {"TensorFlow", "PyTorch", "JAX"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_recorded_mode_shows_h200_results_labelled_as_recorded(app_test, lang):
+    at = app_test(PAGE, lang, lv_mode="recorded")
+    assert not at.exception
+    doc = recorded_results()[at.selectbox(key="lv_rec").value]
+    texts = _texts(at)
+    assert i18n.t("live.res.recorded_banner", lang, device="NVIDIA H200", date=doc["date"][:10]) in texts
+    assert "H200 SXM" in texts  # the datasheet row it matched
+    fig = ps.by_title(at, i18n.t("live.chart.matmul", lang))
+    bf16 = ps.trace(fig, "bf16")
+    rows = [r for r in doc["benchmarks"]["matmul"]["rows"] if r["dtype"] == "bf16"]
+    assert ps.decode(bf16["y"]) == pytest.approx([r["tflops"] for r in rows])
+    assert fig["layout"]["yaxis"]["title"]["text"] == i18n.t("live.axis.tflops", lang)
+    # Every chart's source line says recorded, never "measured on this machine".
+    recorded_word = i18n.t(
+        "live.res.source_recorded", lang, device="X", date="D", backend="B", version="V", software="S"
+    ).split("X")[0]
+    sources = [c.value for c in at.caption if c.value.startswith(i18n.t("common.source", lang))]
+    assert sources and all(recorded_word in s for s in sources)
+    assert SESSION_KEY not in at.session_state  # recorded numbers never pose as "your machine"
+
+
+def test_switching_recorded_runs_changes_the_numbers(app_test):
+    at = app_test(PAGE, "en", lv_mode="recorded")
+    docs = recorded_results()
+    seen = set()
+    for i in range(len(docs)):
+        at.selectbox(key="lv_rec").set_value(i).run()
+        assert not at.exception
+        peak = max(ps.decode(ps.trace(ps.by_title(at, "Matmul"), "bf16")["y"]))
+        seen.add(round(peak, 3))
+        assert docs[i]["backend"] in ("torch", "jax")
+    assert len(seen) == len(docs)
+
+
+@pytest.mark.tf
+def test_tiny_cpu_run_writes_your_machine(app_test):
+    pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
+    at = app_test(PAGE, "en", lv_mode="live", lv_backend="tensorflow")
+    at.multiselect(key="lv_pick").set_value(["matmul", "consistency"])
+    at.slider(key="lv_budget").set_value(20)
+    at.button(key="lv_start").click().run(timeout=120)
+    assert not at.exception
+    host = at.session_state[SESSION_KEY]
+    assert isinstance(host, HostMeasurement)
+    assert host.backend == "tensorflow" and not host.recorded and host.vendor == "CPU"
+    assert host.matmul_tflops.get("fp32", 0) > 0
+    assert i18n.t("live.run.saved", "en") in _texts(at)
+    fig = ps.by_title(at, "Matmul")
+    assert {t["name"] for t in fig["data"]} == {"fp32", "bf16"}  # CPU: no tf32/fp16 rows, no peak lines
+    assert "measured on this machine" in _texts(at)
