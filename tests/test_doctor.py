@@ -205,3 +205,28 @@ def test_this_host_without_tensorflow_never_raises():
     host_has_gpu = Path("/dev/kfd").exists() or Path("/proc/driver/nvidia/version").exists()
     if not host_has_gpu and not report.facts.pci_gpus:
         assert report.verdict.id == "no_gpu"
+
+
+def test_without_tensorflow_installed_the_formula_targets_the_newest_release():
+    """Like the H200 measurement host: NVIDIA driver 580 / CUDA 13.0, no TensorFlow package, import not run."""
+    import json
+
+    probe = json.loads((FIXTURES / "nvidia_healthy" / "probe.json").read_text())
+    probe["packages"] = {"numpy": "2.5.2"}
+    probe["python"]["nvml"]["stdout"] = json.dumps(
+        {"driver": "580.159.04", "cuda": "13.0", "gpus": [{"name": "NVIDIA H200", "compute_capability": "9.0"}]})
+    report = examine(FIXTURES / "nvidia_healthy", FakeProbe(probe), tensorflow=False)
+    assert (report.verdict.id, report.verdict.outcome) == ("tf_import", "tf_missing")
+    fr = report.formula
+    # newest tested build: TF 2.21.0 with CUDA 12.5 -> driver >= 525.60.13 (1), CUDA 13.0 >= 12 (1), no TF (0)
+    assert fr.target_tf == "2.21.0"
+    assert fr.zero_factors == ["tensorflow"] and fr.value == 0
+
+
+def test_tensorflow_not_run_gives_a_partial_verdict():
+    from rocm_bridge.doctor.report import verdict_text
+
+    root = FIXTURES / "rocm_healthy"
+    report = examine(root, probe_for_root(root), tensorflow=False)
+    assert report.verdict is None and report.exit_code == 0
+    assert verdict_text(report, "en") == t("doctor.verdict.partial", "en")

@@ -18,6 +18,8 @@ def check_message(c: Check, lang: str) -> str:
 
 def verdict_text(report: Report, lang: str) -> str:
     v = report.verdict
+    if v is None and any(c.outcome == "tf_not_run" for c in report.checks):
+        return t("doctor.verdict.partial", lang)
     if v is None:
         return t("doctor.verdict.ok", lang)
     return t(f"doctor.verdict.{v.status}", lang, title=check_title(v, lang)) + " — " + check_message(v, lang)
@@ -66,6 +68,8 @@ def to_markdown(report: Report, lang: str = "en") -> str:
     out += [f"| {_cell(k)} | {_cell(v)} |" for k, v in versions(report)]
     out += ["", f"## {t('doctor.formula.title', lang)}", ""]
     fr = report.formula
+    if fr.target_tf:
+        out += [t("doctor.formula.target", lang, tf=fr.target_tf), ""]
     if fr.value is None:
         out.append(t("doctor.formula.not_evaluated", lang))
     else:

@@ -112,6 +112,7 @@ class FormulaResult:
     platform: str  # rocm | cuda
     factors: list[Factor]
     compatibility: Compatibility | None
+    target_tf: str | None = None  # set when no TensorFlow is installed: the version the minimums are for
 
     @property
     def value(self) -> int | None:
@@ -126,6 +127,7 @@ class FormulaResult:
             "platform": self.platform,
             "value": self.value,
             "zero_factors": self.zero_factors,
+            "target_tf": self.target_tf,
             "factors": [f.__dict__ for f in self.factors],
         }
 
@@ -401,7 +403,11 @@ def python_checks(f: Facts, platform: str) -> list[Check]:
         tf_ev.append("stderr (last lines):\n" + "\n".join(tf.stderr_tail.strip().splitlines()[-15:]))
     fix_import = (["pip install tensorflow-rocm  # matching your ROCm, see the wheel check"] if platform == "rocm"
                   else ["pip install 'tensorflow[and-cuda]'"])
-    if tf.status == "not_run":
+    if tf.status == "not_run" and f.tf_dist is None:
+        checks.append(_check("tf_import", "fail", "tf_missing", evidence=["pip: no tensorflow, tensorflow-rocm, "
+                                                                          "tensorflow-cpu or tensorflow-gpu package"],
+                             fix=fix_import))
+    elif tf.status == "not_run":
         checks.append(_check("tf_import", "skipped", "tf_not_run"))
     elif tf.status == "missing":
         checks.append(_check("tf_import", "fail", "tf_missing", evidence=tf_ev, fix=fix_import))
@@ -550,18 +556,53 @@ def verdict(checks: list[Check]) -> Check | None:
     return None
 
 
+def target_tensorflow(f: Facts, platform: str) -> str | None:
+    """Without TensorFlow installed: the newest version the tables list for this machine (ROCm line or CUDA)."""
+    if platform == "cuda":
+        listed = compat.choices("tensorflow_cuda")
+    else:
+        listed = (compat.tensorflow_versions_for_rocm(f.rocm_version, ("rocm_release",)) if f.rocm_version else []) \
+            or compat.choices("tensorflow_rocm")
+    return listed[0] if listed else None
+
+
+def _requirements(version: str | None, platform: str):
+    if not version:
+        return None
+    try:
+        return compat.requirements_for(version, platform)
+    except ValueError:
+        return None
+
+
 def formula(f: Facts) -> FormulaResult:
-    """Compatible = 1[v_D >= D_min] x 1[v_R >= R_min] x 1[v_T >= T_min] on the detected versions."""
-    tf_version = tf_version_of(f)
-    if f.platform == "nvidia":
-        return _formula_cuda(f, tf_version)
+    """Compatible = 1[v_D >= D_min] x 1[v_R >= R_min] x 1[v_T >= T_min] on the detected versions.
+
+    Without TensorFlow the minimums are those of the newest TensorFlow listed for this machine, and the
+    TensorFlow factor is 0 (nothing installed).
+    """
+    installed_tf = tf_version_of(f)
+    platform = "cuda" if f.platform == "nvidia" else "rocm"
+    target = None if installed_tf else target_tensorflow(f, platform)
+    req = _requirements(installed_tf or target, platform)
+    tf_have = compat.tensorflow_core(installed_tf) if installed_tf else None
+    reason = "tf_unlisted" if installed_tf else "no_tf"
     factors: list[Factor] = []
-    req = None
-    if tf_version:
-        try:
-            req = compat.requirements_for(tf_version, "rocm")
-        except ValueError:
-            req = None
+    if platform == "cuda":
+        if req and req.driver_min:
+            factors.append(Factor("driver", f.nvidia_driver or None, req.driver_min, None, req.driver_source))
+        else:
+            factors.append(Factor("driver", f.nvidia_driver or None, None, None, reason="no_minimum"))
+        if req and req.cuda:
+            # minor-version compatibility: a driver for CUDA 12.x runs any 12.y runtime, so the major is the bar
+            factors.append(Factor("cuda", f.nvidia_cuda or None, str(compat.raw_parts(req.cuda)[0]), None, req.source))
+        else:
+            factors.append(Factor("cuda", f.nvidia_cuda or None, None, None, reason=reason))
+        if req:
+            factors.append(Factor("tensorflow", tf_have, req.tensorflow_min, None, req.source))
+        else:
+            factors.append(Factor("tensorflow", installed_tf or None, None, None, reason=reason))
+        return _evaluate("cuda", factors, target)
     # driver
     if req is None or not req.driver_min:
         factors.append(Factor("driver", f.amdgpu_version or None, None, None, reason="no_minimum"))
@@ -571,57 +612,33 @@ def formula(f: Facts) -> FormulaResult:
         factors.append(Factor("driver", f.amdgpu_version or None, _floor(req.driver_min), None, req.driver_source))
     # ROCm
     if req is None:
-        factors.append(Factor("rocm", f.rocm_version or None, None, None, reason="no_tf" if not tf_version else "tf_unlisted"))
+        factors.append(Factor("rocm", f.rocm_version or None, None, None, reason=reason))
     else:
         factors.append(Factor("rocm", f.rocm_version or None, _floor(req.rocm_min), None, req.source))
     # TensorFlow: the oldest version listed for the installed ROCm line (a too-old wheel for a new ROCm fails here)
+    row = compat.release_row(f.rocm_version) if f.rocm_version else None
     t_min = compat.tensorflow_min_for_rocm(f.rocm_version) if f.rocm_version else None
     t_min = t_min or (req.tensorflow_min if req else None)
     if t_min:
-        t_source = (compat.release_row(f.rocm_version).source if f.rocm_version and compat.release_row(f.rocm_version)
-                    else (req.source if req else ""))
-        factors.append(Factor("tensorflow", compat.tensorflow_core(tf_version) if tf_version else None, t_min, None, t_source))
+        t_source = row.source if row and t_min else (req.source if req else "")
+        factors.append(Factor("tensorflow", tf_have, t_min, None, t_source))
     else:
-        factors.append(Factor("tensorflow", tf_version or None, None, None, reason="no_minimum"))
-    return _evaluate("rocm", factors)
-
-
-def _formula_cuda(f: Facts, tf_version: str) -> FormulaResult:
-    factors: list[Factor] = []
-    req = None
-    if tf_version:
-        try:
-            req = compat.requirements_for(tf_version, "cuda")
-        except ValueError:
-            req = None
-    if req and req.driver_min:
-        factors.append(Factor("driver", f.nvidia_driver or None, req.driver_min, None, req.driver_source))
-    else:
-        factors.append(Factor("driver", f.nvidia_driver or None, None, None, reason="no_minimum"))
-    if req and req.cuda:
-        # minor-version compatibility: a driver for CUDA 12.x runs any 12.y runtime, so the major is the bar
-        factors.append(Factor("cuda", f.nvidia_cuda or None, str(compat.raw_parts(req.cuda)[0]), None, req.source))
-    else:
-        factors.append(Factor("cuda", f.nvidia_cuda or None, None, None, reason="no_tf" if not tf_version else "tf_unlisted"))
-    if req:
-        factors.append(Factor("tensorflow", compat.tensorflow_core(tf_version), req.tensorflow_min, None, req.source))
-    else:
-        factors.append(Factor("tensorflow", tf_version or None, None, None, reason="no_tf" if not tf_version else "tf_unlisted"))
-    return _evaluate("cuda", factors)
+        factors.append(Factor("tensorflow", tf_have, None, None, reason="no_minimum"))
+    return _evaluate("rocm", factors, target)
 
 
 def _floor(version: str | None) -> str | None:
     return version[:-2] if version and version.endswith(".x") else version
 
 
-def _evaluate(platform: str, factors: list[Factor]) -> FormulaResult:
+def _evaluate(platform: str, factors: list[Factor], target: str | None = None) -> FormulaResult:
     usable = {x.name: (x.installed, x.minimum) for x in factors if x.minimum}
     if not usable:
-        return FormulaResult(platform, factors, None)
+        return FormulaResult(platform, factors, None, target)
     comp = compatible(**usable)
     by_name = {i.name: i.ok for i in comp.indicators}
     evaluated = [Factor(x.name, x.installed, x.minimum, by_name.get(x.name), x.source, x.reason) for x in factors]
-    return FormulaResult(platform, evaluated, comp)
+    return FormulaResult(platform, evaluated, comp, target)
 
 
 @dataclass

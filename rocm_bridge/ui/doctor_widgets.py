@@ -33,7 +33,9 @@ def md_escape(text: str) -> str:
 def verdict_banner(report: Report) -> None:
     v = report.verdict
     text = md_escape(verdict_text(report, lang()))
-    if v is None:
+    if v is None and report.facts.tensorflow.status == "not_run":
+        st.info(text, icon=":material/pending:")
+    elif v is None:
         st.success(text, icon=":material/verified:")
     elif v.status == "fail":
         st.error(text, icon=":material/cancel:")
@@ -68,6 +70,8 @@ def formula_section(report: Report) -> None:
     fr = report.formula
     st.markdown(f"**{tr('doctor.formula.title')}**")
     st.caption(tr("doctor.formula.intro"))
+    if fr.target_tf:
+        st.caption(tr("doctor.formula.target", tf=fr.target_tf))
     if fr.value is None:
         st.info(tr("doctor.formula.not_evaluated"))
     elif fr.value == 1:
