@@ -3,23 +3,19 @@ Options, example and view live in the URL (hp_*) so a teacher can share the exac
 
 import streamlit as st
 
-from rocm_bridge.hipify import page_model as pm
 from rocm_bridge.pages import by_file
 from rocm_bridge.ui import hipify_view as hv
-from rocm_bridge.ui import page_header, tr
+from rocm_bridge.ui import page_header
 from rocm_bridge.ui.state import share_link
 
 page_header(by_file("views/hipify.py").title_key, "hipify.page.caption")
 opts = hv.options_panel()
 files = hv.source_panel()
 if files:
+    results = hv.panes(files, opts)
+    current = hv.project_picker(results) if len(files) > 1 else results[0]
     if len(files) > 1:
-        with st.status(tr("hipify.page.project", n=len(files)), expanded=False):
-            results = pm.translate_files(files, opts)
-        current = hv.project_picker(results)
-    else:
-        results = pm.translate_files(files, opts)
-        current = results[0]
+        st.code(current.result.output, language="cpp", line_numbers=True, height=hv.PANE_HEIGHT)
+        hv.downloads(results)
     hv.RENDER[hv.view_picker()](current)
-    hv.downloads(results)
 share_link()

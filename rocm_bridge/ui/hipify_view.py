@@ -13,18 +13,21 @@ from rocm_bridge.hipify.translator import Options
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, url_state
 
-VIEWS = ("output", "diff", "report", "lint", "flow")
-OPTION_KEYS = (("hp_roc", "opt_roc"), ("hp_miopen", "opt_miopen"), ("hp_exp", "opt_experimental"),
-               ("hp_launch", "opt_launch"))
+VIEWS = ("report", "diff", "lint", "flow")
+# (query key, command-line option shown as the label, catalog key of its explanation)
+OPTION_KEYS = (("hp_roc", "--roc", "opt_roc"), ("hp_miopen", "--miopen", "opt_miopen"),
+               ("hp_exp", "--experimental", "opt_experimental"),
+               ("hp_launch", "--hip-kernel-execution-syntax", "opt_launch"))
+PANE_HEIGHT = 520
 CODE_KEY, LOADED_KEY, VERSION_KEY, PLAIN_KEY, TEXT_KEY = "hp_code", "hp_loaded", "hp_ver", "hp_plain", "hp_text"
 
 
 def options_panel() -> Options:
     st.caption(tr("hipify.page.options"))
-    cols = st.columns(len(OPTION_KEYS))
-    for col, (key, label) in zip(cols, OPTION_KEYS, strict=True):
+    cols = st.columns([1, 1, 1.2, 2])
+    for col, (key, label, help_key) in zip(cols, OPTION_KEYS, strict=True):
         with col:
-            st.toggle(tr(f"hipify.page.{label}"), key=key, bind="query-params")
+            st.toggle(label, key=key, bind="query-params", help=tr(f"hipify.page.{help_key}"))
     s = st.session_state
     return Options(roc=bool(s.get("hp_roc")), miopen=bool(s.get("hp_miopen")), experimental=bool(s.get("hp_exp")),
                    kernel_syntax=bool(s.get("hp_launch")))
@@ -49,7 +52,7 @@ def source_panel() -> list[pm.SourceFile] | None:
         push_url("hp_ex")
     with right:
         upload = st.file_uploader(tr("hipify.page.upload"), type=["cu", "cuh", "cpp", "h", "hpp", "zip"],
-                                  key="hp_upload")
+                                  key="hp_upload", max_upload_size=5)
     if upload is not None:
         try:
             files = pm.load_upload(upload.name, upload.getvalue())
@@ -71,12 +74,12 @@ def source_panel() -> list[pm.SourceFile] | None:
         if st.session_state.get(LOADED_KEY) != origin:
             _set_code(pm.example_source(example), origin)
         name = f"{example}.cu"
-    code = _editor()
-    return [pm.SourceFile(name, code)]
+    return [pm.SourceFile(name, st.session_state.get(CODE_KEY, ""))]
 
 
-def _editor() -> str:
-    plain = st.toggle(tr("hipify.page.plain_editor"), key=PLAIN_KEY)
+def editor() -> str:
+    """The editable CUDA pane (Ace via streamlit-code-editor, offline; a plain text area as fallback)."""
+    plain = st.session_state.get(PLAIN_KEY, False)
     code = st.session_state.get(CODE_KEY, "")
     if not plain:
         try:
@@ -84,17 +87,34 @@ def _editor() -> str:
         except ImportError:
             plain = True
     if plain:
-        st.text_area(tr("hipify.page.editor_label"), key=TEXT_KEY, height=360, max_chars=pm.MAX_EDITOR_CHARS)
+        st.text_area(tr("hipify.page.editor_label"), key=TEXT_KEY, height=PANE_HEIGHT, max_chars=pm.MAX_EDITOR_CHARS)
         code = st.session_state.get(TEXT_KEY, code)
     else:
         st.caption(tr("hipify.page.editor_label"))
-        resp = code_editor(code, lang="c_cpp", height=[12, 24], response_mode="debounce",
+        resp = code_editor(code, lang="c_cpp", height=[24, 24], response_mode="debounce",
                            key=f"hp_editor_{st.session_state.get(VERSION_KEY, 0)}",
                            options={"wrap": False, "showLineNumbers": True})
         if isinstance(resp, dict) and resp.get("type") and isinstance(resp.get("text"), str):
             code = resp["text"]
     st.session_state[CODE_KEY] = code
+    st.toggle(tr("hipify.page.plain_editor"), key=PLAIN_KEY)
     return code
+
+
+def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
+    """CUDA editor on the left, HIP on the right (single file); a project gets a file picker instead."""
+    if len(files) > 1:
+        with st.status(tr("hipify.page.project", n=len(files)), expanded=False):
+            return pm.translate_files(files, opts)
+    left, right = st.columns(2)
+    with left:
+        code = editor()
+    results = pm.translate_files([pm.SourceFile(files[0].path, code)], opts)
+    with right:
+        st.caption(tr("hipify.page.hip_pane"))
+        st.code(results[0].result.output, language="cpp", line_numbers=True, height=PANE_HEIGHT)
+        downloads(results)
+    return results
 
 
 def project_picker(results: list[pm.FileResult]) -> pm.FileResult:
@@ -131,10 +151,6 @@ def _table(rows: list[dict], columns: dict[str, str]) -> None:
         return
     st.dataframe([{tr(label): row[key] for key, label in columns.items()} for row in rows], hide_index=True,
                  width="stretch")
-
-
-def render_output(fr: pm.FileResult) -> None:
-    st.code(fr.result.output, language="cpp", line_numbers=True)
 
 
 def render_diff(fr: pm.FileResult) -> None:
@@ -229,5 +245,5 @@ def view_picker() -> str:
     return view or VIEWS[0]
 
 
-RENDER = {"output": render_output, "diff": render_diff, "report": render_report, "lint": render_lint,
+RENDER = {"diff": render_diff, "report": render_report, "lint": render_lint,
           "flow": render_flow}

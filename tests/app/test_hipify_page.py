@@ -58,7 +58,7 @@ def test_lint_and_flow_views_in_chinese(app_test):
     assert any("__shfl_down_sync" in set(df.value.iloc[:, 0]) for df in at.dataframe)
 
 
-@pytest.mark.parametrize("view", ["output", "diff", "report", "lint", "flow"])
+@pytest.mark.parametrize("view", ["report", "diff", "lint", "flow"])
 def test_every_view_renders(app_test, view):
     at = app_test(PAGE, hp_ex="streams_events", hp_view=view, hp_launch="true")
     assert not at.exception

@@ -1,0 +1,34 @@
+"""The hipify page in a real browser: pick an example, see it translated; the Ace editor loads offline."""
+
+from __future__ import annotations
+
+from tests.e2e.browser import EXCEPTION, screenshot, wait_for_app
+
+
+def _code_text(page) -> str:
+    return "\n".join(page.locator('[data-testid="stCode"]').all_inner_texts())
+
+
+def test_pick_an_example_and_see_hip(app_server, page):
+    page.goto(f"{app_server}/hipify?lang=en")
+    wait_for_app(page, 60_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"stCode\"]')].some(e => e.innerText.includes('hipMalloc'))",
+        timeout=30_000,
+    )
+    # the editor is a component iframe with Ace inside: it must render without any network access
+    frame = page.frame_locator('iframe[title*="code_editor"]').first
+    frame.locator(".ace_editor").wait_for(timeout=30_000)
+
+    page.get_by_test_id("stSelectbox").first.click()
+    page.get_by_role("option", name="cuBLAS SGEMM").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"stCode\"]')].some(e => e.innerText.includes('hipblasSgemm'))",
+        timeout=30_000,
+    )
+    text = _code_text(page)
+    assert "#include <hipblas/hipblas.h>" in text
+    assert "cublasSgemm" not in text
+    assert "hp_ex=cublas_sgemm" in page.url
+    assert page.locator(EXCEPTION).count() == 0
+    screenshot(page, "hipify-cublas")
