@@ -525,7 +525,8 @@ def no_gpu_checks(f: Facts) -> list[Check]:
         "# NVIDIA: install the NVIDIA driver, then",
         "pip install 'tensorflow[and-cuda]'",
     ]
-    checks = [_check("no_gpu", "fail", "no_gpu", params={"tf": tf_version or "-"}, evidence=ev, fix=fix)]
+    checks = [Check("no_gpu", "fail", "no_gpu", params={"tf": tf_version or "-"}, evidence=ev, fix=fix,
+                    source=f"{AMD_INSTALL_DOC} | {TF_PIP_DOC} | {source_for('no_gpu')}")]
     checks += python_checks(f, "cpu")
     for c in checks:  # on a CPU-only host the GPU-side results are context, not extra failures
         if c.id in ("tf_build",) and c.status == "fail":
