@@ -230,3 +230,16 @@ def test_tensorflow_not_run_gives_a_partial_verdict():
     report = examine(root, probe_for_root(root), tensorflow=False)
     assert report.verdict is None and report.exit_code == 0
     assert verdict_text(report, "en") == t("doctor.verdict.partial", "en")
+
+
+@pytest.mark.parametrize(("ld", "outcome"), [("/opt/rocm-6.3.3/lib:/usr/lib", "env_ok"),
+                                             ("/opt/rocm-5.7.1/lib:/opt/rocm/lib", "ld_path_other_rocm")])
+def test_ld_library_path_with_another_rocm(ld, outcome):
+    import json
+
+    probe = json.loads((FIXTURES / "rocm_healthy" / "probe.json").read_text())
+    probe["env"]["LD_LIBRARY_PATH"] = ld
+    report = examine(FIXTURES / "rocm_healthy", FakeProbe(probe))
+    env = next(c for c in report.checks if c.id == "env_vars")
+    assert env.outcome == outcome
+    assert report.exit_code == 0  # a warning, not a blocking failure

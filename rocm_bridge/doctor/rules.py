@@ -282,7 +282,10 @@ def _env_check(check_id: str, f: Facts, names: tuple[str, ...]) -> Check:
     ld = f.env.get("LD_LIBRARY_PATH", "")
     if check_id == "env_vars" and f.rocm_version_file:
         prefix = f.rocm_version_file.rsplit("/.info", 1)[0]
-        others = sorted({m for m in re.findall(r"/opt/rocm-[\d.]+", ld) if not prefix.startswith(m)})
+        installed = _v(f.rocm_version)
+        # /opt/rocm is usually a link to /opt/rocm-<installed version>: only another version is a problem
+        others = sorted({m for m in re.findall(r"/opt/rocm-\d+(?:\.\d+)*", ld)
+                         if not prefix.startswith(m) and _v(m.split("-", 1)[1]) != installed})
         if others:
             ev.append(f"LD_LIBRARY_PATH={ld!r}")
             return _check(check_id, "warn", "ld_path_other_rocm", params={"paths": ", ".join(others), "prefix": prefix},
