@@ -39,15 +39,8 @@ RULES = tuple(SEVERITY)
 
 _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
     ("inline_asm", ("asm",), (r"(?:__asm__|__asm|asm)[ \t]*(?:volatile\b|__volatile__\b)?[ \t]*\(")),
-    ("ballot_32bit", ("__ballot",), (
-        r"(?:unsigned(?:[ \t]+int)?|int|uint32_t|int32_t)[ \t]+\w+[ \t]*=[ \t]*__ballot(?:_sync)?[ \t]*\("
-        r"|__popc[ \t]*\([ \t]*__ballot")),
+    ("ballot_32bit", ("__popc",), (r"__popc[ \t]*\([ \t]*__ballot")),
     ("warp_size_32", ("WARP",), (r"#[ \t]*define[ \t]+\w*WARP\w*[ \t]+\(?32\b")),
-    ("warp_size_32", ("32",), (
-        r"(?:const|constexpr)\b[^;=\n]*?\b\w*[wW][aA][rR][pP]\w*[ \t]*=[ \t]*32\b"
-        r"|(?:threadIdx\.[xyz]|lane\w*|tid)[ \t]*(?:%[ \t]*32|/[ \t]*32)\b")),
-    ("warp_size_32", ("31",), (r"(?:threadIdx\.[xyz]|lane\w*|tid)[ \t]*&[ \t]*31\b")),
-    ("warp_size_32", (">>",), (r"(?:threadIdx\.[xyz]|tid)[ \t]*>>[ \t]*5\b")),
     ("warp_size_32", ("__shfl",), (r"__shfl\w*\([^;]*,[ \t]*32[ \t]*\)")),
     ("launch_bounds", ("__launch_bounds__",), (r"__launch_bounds__[ \t]*\(")),
     ("occupancy", ("Occupancy", "CacheConfig", "SharedMemConfig"), (
@@ -66,6 +59,17 @@ def _matches(pattern: re.Pattern, text: str):
         if s == 0 or text[s - 1] not in _WORD or text[s] not in _WORD:
             yield m
 
+
+# Rules anchored on a rare token, then checked against the text just before it (cheaper than a pattern that
+# starts with a common word such as 'int' or 'const'): (rule, anchor, what must precede it on the line).
+_ANCHORED: list[tuple[str, tuple[str, ...], re.Pattern, re.Pattern]] = [
+    ("ballot_32bit", ("__ballot",), re.compile(r"__ballot(?:_sync)?[ \t]*\("),
+     re.compile(r"\b(?:unsigned(?:[ \t]+int)?|int|uint32_t|int32_t)[ \t]+\w+[ \t]*=[ \t]*$")),
+    ("warp_size_32", ("32", "31", ">>"), re.compile(r"(?:%|/)[ \t]*32\b|&[ \t]*31\b|>>[ \t]*5\b"),
+     re.compile(r"(?:threadIdx\.[xyz]|\blane\w*|\btid)[ \t]*$")),
+    ("warp_size_32", ("32",), re.compile(r"=[ \t]*32\b"),
+     re.compile(r"\b(?:const|constexpr)\b[^;=\n]*?\b\w*[wW][aA][rR][pP]\w*[ \t]*$")),
+]
 
 # A shuffle-reduction loop that starts at offset 16 assumes 32 lanes (a 64-wide wavefront needs 32).
 _SHFL_LOOP = re.compile(r"for[ \t]*\([^;]*=[ \t]*16[ \t]*;[^;]*;[^)]*(?:/=[ \t]*2|>>=[ \t]*1)[ \t]*\)")
@@ -129,6 +133,13 @@ def lint(text: str, lexed: Lexed | None = None) -> list[Finding]:
         if any(n in masked for n in needles):
             for m in _matches(re.compile(pattern), masked):  # compiled only when the pre-check hits
                 add(rule, m.start())
+    for rule, needles, anchor, before in _ANCHORED:
+        if any(n in masked for n in needles):
+            for m in anchor.finditer(masked):
+                start = masked.rfind("\n", 0, m.start()) + 1
+                b = before.search(masked, max(start, m.start() - 160), m.start())
+                if b is not None:
+                    add(rule, b.start())
     if "__shfl" in masked:
         for m in _matches(_SHFL_LOOP, masked):
             add("warp_size_32", m.start())

@@ -1,0 +1,156 @@
+"""hipify speed (issue 5 targets), printed as a table. Timings never go into tests.
+
+1. Whole process `python -m rocm_bridge hipify big.cu --print-stats` on a 10,000-line CUDA file built from the
+   page's examples (full report + lint to stderr), for the default target and for --roc --miopen
+   --hip-kernel-execution-syntax. Target: <= 0.3 s wall. Reported with the CPU time (user+sys) of the child,
+   which is steadier than wall time on a shared machine, and `python -c pass` as the interpreter's floor.
+2. The page's re-translation of a 1,000-line file: translate() uncached (cold) and through the page cache
+   (translate_cached + lint_cached). Target: <= 50 ms.
+3. A naive baseline, hipify-perl style: one whole-word regex over every table name, applied everywhere
+   (comments and strings too). Time, and how many golden cases in tests/hipify/ it gets exactly right
+   compared with the engine.
+
+    python bench/hipify_bench.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rocm_bridge.hipify import page_model as pm  # noqa: E402
+from rocm_bridge.hipify.index import active_map  # noqa: E402
+from rocm_bridge.hipify.lint import lint  # noqa: E402
+from rocm_bridge.hipify.translator import Options, translate, translate_cached  # noqa: E402
+
+
+def big_source(lines: int) -> str:
+    """Examples concatenated (kernels renamed per copy so the file stays plausible) up to `lines` lines."""
+    parts, count, copy = [], 0, 0
+    while count < lines:
+        for key in pm.EXAMPLES:
+            text = pm.example_source(key).replace("main(", f"main_{key}_{copy}(")
+            parts.append(text)
+            count += text.count("\n")
+            if count >= lines:
+                break
+        copy += 1
+    return "".join(parts)[: None] if count == lines else "\n".join("".join(parts).splitlines()[:lines]) + "\n"
+
+
+def child_run(args: list[str]) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def median_run(args: list[str], runs: int) -> tuple[float, float]:
+    child_run(args)  # warm the OS file cache and the index cache
+    samples = [child_run(args) for _ in range(runs)]
+    return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
+
+
+def timed(fn, runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def naive_translate(text: str, table: dict[str, str], pattern: re.Pattern) -> str:
+    return pattern.sub(lambda m: table[m.group(0)], text)
+
+
+def naive_setup(opts: Options) -> tuple[dict[str, str], re.Pattern]:
+    table = {}
+    for name, rec in active_map(opts.roc, opts.miopen).items():
+        hip = rec.split("\t")[1]
+        if hip and hip != name:
+            table[name] = hip
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(table, key=len, reverse=True))) + r")\b")
+    return table, pattern
+
+
+def golden_accuracy() -> tuple[int, int, int]:
+    from tests.test_hipify_golden import CASES, options_for
+
+    engine = naive = 0
+    for case in CASES:
+        expected = case.with_suffix(".hip").read_text()
+        opts = options_for(case)
+        src = case.read_text()
+        engine += translate(src, opts).output == expected
+        table, pattern = naive_setup(opts)
+        naive += naive_translate(src, table, pattern) == expected
+    return engine, naive, len(CASES)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args()
+
+    rows: list[tuple[str, str, str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "big.cu"
+        big.write_text(big_source(10_000))
+        n_lines = big.read_text().count("\n")
+        floor = median_run([sys.executable, "-c", "pass"], args.runs)
+        rows.append(("python -c pass (interpreter floor)", f"{floor[0] * 1000:.0f}", f"{floor[1] * 1000:.0f}", "-"))
+        for label, extra in (("default (HIP libraries)", []),
+                             ("--roc --miopen --hip-kernel-execution-syntax",
+                              ["--roc", "--miopen", "--hip-kernel-execution-syntax"])):
+            cmd = [sys.executable, "-m", "rocm_bridge", "hipify", str(big), "--print-stats", *extra]
+            wall, cpu = median_run(cmd, args.runs)
+            ok = "yes" if wall <= 0.3 else "NO"
+            rows.append((f"CLI {n_lines} lines, {label}", f"{wall * 1000:.0f}", f"{cpu * 1000:.0f}", ok))
+
+    src_1k = big_source(1_000)
+    for label, opts in (("default", Options()), ("--roc --miopen", Options(roc=True, miopen=True))):
+        translate(src_1k, opts)  # warm the index
+        cold = timed(lambda opts=opts: (translate(src_1k, opts), lint(src_1k)), args.runs)
+        translate_cached(src_1k, opts)
+        pm.lint_cached(src_1k)
+        warm = timed(lambda opts=opts: (translate_cached(src_1k, opts), pm.lint_cached(src_1k)), args.runs)
+        rows.append((f"page, 1000 lines, {label}: translate + lint, uncached", f"{cold * 1000:.1f}", "-",
+                     "yes" if cold <= 0.05 else "NO"))
+        rows.append((f"page, 1000 lines, {label}: page cache hit", f"{warm * 1000:.3f}", "-",
+                     "yes" if warm <= 0.05 else "NO"))
+
+    src_10k = big_source(10_000)
+    table, pattern = naive_setup(Options())
+    t_naive = timed(lambda: naive_translate(src_10k, table, pattern), 3)
+    t_engine = timed(lambda: translate(src_10k, Options()), 3)
+    rows.append(("in-process 10k lines: naive whole-word regex", f"{t_naive * 1000:.0f}", "-", "-"))
+    rows.append(("in-process 10k lines: engine (rename+headers+report data)", f"{t_engine * 1000:.0f}", "-", "-"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measurement':<{width}}  {'wall ms':>9}  {'cpu ms':>7}  {'target met':>10}")
+    for name, wall, cpu, ok in rows:
+        print(f"{name:<{width}}  {wall:>9}  {cpu:>7}  {ok:>10}")
+    engine_ok, naive_ok, n = golden_accuracy()
+    print(f"\ngolden cases exactly right (tests/hipify): engine {engine_ok}/{n}, naive whole-word regex {naive_ok}/{n}")
+    print(f"measured on this machine ({os.cpu_count()} CPUs), median of {args.runs} runs; "
+          f"load average at the end: {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
