@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:
 
 
 def build_document() -> dict:
-    from rocm_bridge.coverage import EXAMPLE_OPS_PATH, EXAMPLES, trace_example  # noqa: F401
+    from rocm_bridge.coverage import EXAMPLES, trace_example
     from rocm_bridge.coverage.trace import records_from_nodes
 
     models = {}

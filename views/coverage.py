@@ -4,7 +4,7 @@ import streamlit as st
 
 from rocm_bridge import coverage
 from rocm_bridge.coverage import chart, registry, trace, upload
-from rocm_bridge.errors import BackendUnavailable, RocmBridgeError
+from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.ui import formula_card, page_header, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
 from rocm_bridge.ui.state import push_url, url_state
@@ -18,6 +18,10 @@ def _trace_example(key: str) -> coverage.TracedModel:
 @st.cache_data(show_spinner=False, max_entries=4)
 def _trace_upload(data: bytes, name: str) -> coverage.TracedModel:
     return coverage.trace_upload(data, name)
+
+
+def phase_names(phases: tuple[str, ...]) -> str:
+    return ", ".join(tr(f"coverage.phase.{p}") for p in phases)
 
 
 def _status(code: str) -> str:
@@ -79,9 +83,7 @@ try:
         limit_mb = upload.MAX_UPLOAD_BYTES // 2**20
         st.caption(tr("coverage.upload_help", limit=limit_mb))
         file = st.file_uploader(tr("coverage.upload"), type=["keras", "zip"], key="cv_file", max_upload_size=limit_mb)
-        if file is not None and not tf_ok:
-            raise BackendUnavailable("coverage.err.no_tensorflow", detail="tensorflow")
-        if file is not None:
+        if file is not None:  # checked before TensorFlow loads; without TensorFlow, a translated error
             model = _traced(_trace_upload, file.getvalue(), file.name)
     if registry.LIVE in chosen and not tf_ok:
         st.info(tr("coverage.live_needs_tf"), icon=":material/info:")
@@ -100,8 +102,7 @@ if not regs:
 reports = [coverage.analyze(model.nodes, reg, model.name, phases) for reg in regs]
 formula_card("coverage")
 for col, rep in zip(st.columns(len(reports)), reports, strict=True):
-    value = "—" if rep.r_ops is None else f"{rep.r_ops:.1%}"
-    col.metric(rep.registry_label, value, help=tr("coverage.metric_help"), border=True)
+    col.metric(rep.registry_label, rep.summary_params["r"], help=tr("coverage.metric_help"), border=True)
     col.caption(tr("coverage.metric_detail", **rep.summary_params))
     if not rep.gpu_build:
         col.warning(tr("coverage.warn.no_gpu_build"), icon=":material/memory:")
@@ -111,7 +112,8 @@ by = st.segmented_control(
     key="cv_by", default="ops", required=True,
 )  # fmt: skip
 axes = {"x_title": tr("coverage.chart_x"), "y_title": tr(f"coverage.chart_y.{by}")}
-title = tr("coverage.chart_title", model=model.name)
+example = coverage.EXAMPLES.get(model.name)
+title = tr("coverage.chart_title", model=tr(example.title_key) if example else model.name)
 fig = house_layout(chart.status_figure(reports, _status, by), title=title, **axes)
 sources = [tr("coverage.chart_source", file=r.registry_source, method=r.registry_method) for r in reports]
 show_chart(fig, [*sources, tr("coverage.chart_traced", tf=model.tf_version or "?")], key="cv_chart")
@@ -129,7 +131,7 @@ st.subheader(tr("coverage.table"))
 table = [
     {tr("coverage.col.op"): r["op"], tr("coverage.col.nodes"): r["nodes"], tr("coverage.col.dtypes"): r["dtypes"]}
     | {rep.registry_label: _status(r.get(rep.registry, "")) for rep in reports}
-    | {tr("coverage.col.missing"): r["missing"], tr("coverage.col.phases"): r["phases"]}
+    | {tr("coverage.col.missing"): r["missing"], tr("coverage.col.phases"): phase_names(r["phases"])}
     for r in chart.combined_rows(reports)
 ]
 st.dataframe(table, hide_index=True)
@@ -138,7 +140,7 @@ st.download_button(tr("coverage.csv"), coverage.to_csv(reports), **csv_args)
 
 st.subheader(tr("coverage.fallback"))
 for rep in (r for r in reports if r.gpu_build):
-    ops = ", ".join(f"`{r.op}` ({' '.join(r.missing_dtypes) or _status(r.status)})" for r in rep.fallback)
+    ops = ", ".join(f"`{r.op}` ({' '.join(r.missing_dtypes) or tr('coverage.no_kernel')})" for r in rep.fallback)
     st.markdown(f"**{rep.registry_label}**: {ops or tr('coverage.none')}")
     if rep.unknown:
         st.markdown(tr("coverage.unknown_ops", ops=", ".join(f"`{r.op}`" for r in rep.unknown)))

@@ -87,6 +87,7 @@ class CoverageReport:
         """The numbers behind the headline: op types and nodes supported out of the total."""
         nodes = "—" if self.r_nodes is None else f"{self.r_nodes:.1%}"
         return {
+            "r": "—" if self.r_ops is None else f"{self.r_ops:.1%}",
             "ok": self.n_ops_covered,
             "n": self.n_ops,
             "nodes": nodes,

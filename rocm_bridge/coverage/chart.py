@@ -28,7 +28,14 @@ def status_figure(reports: Sequence[CoverageReport], status_label: Callable[[str
     for status in STATUSES:
         counts = [(rep.status_ops if by == "ops" else rep.status_nodes).get(status, 0) for rep in reports]
         if any(counts):
-            fig.add_bar(name=status_label(status), x=x, y=counts, marker_color=STATUS_COLORS[status], text=counts)
+            fig.add_bar(
+                name=status_label(status),
+                x=x,
+                y=counts,
+                marker_color=STATUS_COLORS[status],
+                text=counts,
+                cliponaxis=False,
+            )
     fig.update_layout(barmode="stack")
     return fig
 
@@ -43,7 +50,7 @@ def combined_rows(reports: Sequence[CoverageReport]) -> list[dict]:
         for row in rep.rows:
             entry = ops.setdefault(
                 row.op,
-                {"op": row.op, "nodes": row.nodes, "dtypes": " ".join(row.dtypes), "phases": " ".join(row.phases)},
+                {"op": row.op, "nodes": row.nodes, "dtypes": " ".join(row.dtypes), "phases": row.phases},
             )
             entry[rep.registry] = row.status
             if row.missing_dtypes:

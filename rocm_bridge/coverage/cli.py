@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             "traced_with": {"tensorflow": model.tf_version, "keras": model.keras_version},
             "phases": [p for p in model.phases if p in phases],
             "n_nodes": reports[0].n_nodes if reports else 0,
-            "notes": [t(k, "en") for k in model.notes],
+            "notes": [t(k, "en", tf=model.tf_version or "?") for k in model.notes],
             "reports": [r.to_dict() for r in reports],
             "differences": [
                 {"op": d.op, "statuses": dict(zip([r.registry for r in reports], d.statuses, strict=True))}
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             nodes=reports[0].n_nodes if reports else 0,
         )
     ]
-    out += [f"  ({t(k, lang)})" for k in model.notes]
+    out += [f"  ({t(k, lang, tf=model.tf_version or '?')})" for k in model.notes]
     for rep in reports:
         out.append("")
         out.append(f"{rep.registry_label}  [{rep.registry_source}]")
@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         if not rep.gpu_build:
             out.append("  " + t("coverage.warn.no_gpu_build", lang))
         fallback = ", ".join(
-            f"{r.op} ({' '.join(r.missing_dtypes) or t('coverage.status.no_gpu_kernel', lang)})" for r in rep.fallback
+            f"{r.op} ({' '.join(r.missing_dtypes) or t('coverage.no_kernel', lang)})" for r in rep.fallback
         )
         out.append("  " + t("coverage.cli.fallback", lang) + " " + (fallback or "-"))
         unknown = ", ".join(r.op for r in rep.unknown)

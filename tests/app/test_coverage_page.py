@@ -27,13 +27,18 @@ def test_recorded_example_shows_r_chart_table_and_csv(app_test):
     at = app_test(PAGE, cv_recorded="true")
     assert not at.exception, [e.value for e in at.exception]
     rocm, cuda = coverage.resolve("rocm-2.14"), coverage.resolve("cuda-2.14")
-    assert metrics(at) == {rocm.label: expected_r("small_cnn", "rocm-2.14"), cuda.label: expected_r("small_cnn", "cuda-2.14")}
+    assert metrics(at) == {
+        rocm.label: expected_r("small_cnn", "rocm-2.14"),
+        cuda.label: expected_r("small_cnn", "cuda-2.14"),
+    }
     assert any(t("coverage.note.precomputed", tf="2.21.0")[:40] in c.value for c in at.caption)
     assert at.get("download_button"), "CSV export missing"
     table = at.dataframe[-1].value
     assert set(table[t("coverage.col.op")]) >= {"Conv2D", "MatMul", "Relu", "NoOp"}
     chart = at.get("plotly_chart")[0].proto.spec
-    assert t("coverage.chart_title", model="small_cnn") in chart and t("coverage.chart_y.ops") in chart
+    assert (
+        t("coverage.chart_title", model=t("coverage.example.small_cnn")) in chart and t("coverage.chart_y.ops") in chart
+    )
     assert any("tensorflow-rocm-2.14.0.600.json.gz" in c.value for c in at.caption)  # the chart's source line
 
 
