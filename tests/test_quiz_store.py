@@ -163,3 +163,30 @@ def test_unreachable_database_is_a_clear_error(tmp_path):
     with pytest.raises(store_mod.StoreUnavailable) as err:
         Store(f"sqlite:///{blocker / 'q.sqlite3'}")  # parent is a file
     assert "OSError" in err.value.message("en") or "Error" in err.value.message("en")
+
+
+def test_teacher_rows_name_questions_and_wrong_answers(store):
+    from rocm_bridge.quiz.bank import load_bank
+    from rocm_bridge.quiz.report import misconception_rows, question_rows, rows_to_csv
+
+    bank = load_bank()
+    q = bank.get("ch1.cudnn-counterpart")  # options: rocBLAS, MIOpen, RCCL, rocFFT; answer MIOpen
+    for name, given in (("ana", 0), ("bo", 0), ("cy", 1)):
+        lid = store.learner_id(name)
+        store.record_answer(lid, question_id=q.id, chapter="ch1", set_name="bank", mode="practice",
+                            given=given, correct=given == q.answer, misconception=q.misconception)  # fmt: skip
+    lid = store.learner_id("ana")
+    store.record_answer(lid, question_id="gen.speedup", chapter="ch6", set_name="generated", mode="exam",
+                        given=2.5, correct=False)  # fmt: skip
+    store.record_answer(lid, question_id="ch2.version-compare", chapter="ch2", set_name="bank", mode="exam",
+                        given=True, correct=False, misconception="mc.version-text-compare")  # fmt: skip
+    rows = {r["question_id"]: r for r in question_rows(bank, store.question_stats(), "zh")}
+    assert rows["ch1.cudnn-counterpart"]["most_common_wrong"] == "rocBLAS (×2)"
+    assert rows["ch1.cudnn-counterpart"]["wrong_rate_percent"] == pytest.approx(66.7)
+    assert "TensorFlow" in rows["ch1.cudnn-counterpart"]["question"]
+    assert rows["gen.speedup"]["most_common_wrong"] == "2.5 × (×1)"  # numeric: value and unit
+    assert rows["ch2.version-compare"]["most_common_wrong"] == "正确 (×1)"
+    mis = misconception_rows(bank, store.misconception_counts(), "en")
+    assert mis[0]["misconception_id"] == "mc.version-text-compare" and "Myth or fact" in mis[0]["misconception"]
+    text = rows_to_csv(list(rows.values()))
+    assert text.splitlines()[0].startswith("question_id,question,chapter")
