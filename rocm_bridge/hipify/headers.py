@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 HEADERS_CSV = Path(__file__).resolve().parent.parent.parent / "data" / "hipify_headers.csv"
 HIP_RUNTIME = "hip/hip_runtime.h"
 HIP_RUNTIME_API = "hip/hip_runtime_api.h"
 
 
-@dataclass(frozen=True)
-class HeaderMap:
+class HeaderMap(NamedTuple):
     cuda_header: str
     hip_header: str  # "" = dropped (HIP does not need it)
     roc_header: str  # "" = same as hip_header

@@ -11,9 +11,9 @@ from __future__ import annotations
 import csv
 import marshal
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 CSV_NAME = "hipify_mappings.csv"
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
@@ -32,8 +32,7 @@ ROC_GROUPS = ("blas", "sparse", "solver", "rand")  # --roc
 MIOPEN_GROUPS = ("dnn",)  # --miopen
 
 
-@dataclass(frozen=True)
-class Mapping:
+class Mapping(NamedTuple):
     """One CUDA name as the chosen target sees it (a readable view of a record)."""
 
     cuda_name: str

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 
 # The opaque scan: comments, string / raw-string / character literals and include directives. Every branch
 # starts with a fixed character, so the regex engine skips ordinary code at C speed. A quote right after a
@@ -34,18 +33,18 @@ _CHAR_PREFIXES = ("u8", "u", "U", "L")
 INCLUDE_PARTS = re.compile(r'^([ \t]*#[ \t]*include[ \t]*)([<"])([^>"\n]*)([>"])$')
 
 
-@dataclass
 class Lexed:
     """The tokens of one source text (only the interesting ones; everything else is 'other')."""
 
-    text: str
-    ids: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, name) of code identifiers
-    includes: list[tuple[int, int]] = field(default_factory=list)  # spans of '#include <...>' directives
-    opaque: list[tuple[int, int, str]] = field(default_factory=list)  # comments and literals: (start, end, kind)
-    launches: list[int] = field(default_factory=list)  # offsets of '<<<'
-    unterminated: list[tuple[int, str]] = field(default_factory=list)  # (offset, 'comment' | 'string' | 'char')
-    _line_starts: list[int] | None = None
-    _masked: str | None = None
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ids: list[tuple[int, int, str]] = []  # (start, end, name) of code identifiers
+        self.includes: list[tuple[int, int]] = []  # spans of '#include <...>' directives
+        self.opaque: list[tuple[int, int, str]] = []  # comments and literals: (start, end, kind)
+        self.launches: list[int] = []  # offsets of '<<<'
+        self.unterminated: list[tuple[int, str]] = []  # (offset, 'comment' | 'string' | 'char')
+        self._line_starts: list[int] | None = None
+        self._masked: str | None = None
 
     @property
     def line_starts(self) -> list[int]:

@@ -10,7 +10,7 @@ The rules read the masked text (comments and literals blanked), so a 0xffffffff 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rocm_bridge.hipify.lexer import Lexed, lex
 
@@ -75,8 +75,7 @@ _ANCHORED: list[tuple[str, tuple[str, ...], re.Pattern, re.Pattern]] = [
 _SHFL_LOOP = re.compile(r"for[ \t]*\([^;]*=[ \t]*16[ \t]*;[^;]*;[^)]*(?:/=[ \t]*2|>>=[ \t]*1)[ \t]*\)")
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     rule: str
     severity: str  # error | warning | info
     line: int

@@ -7,7 +7,7 @@ mapping table knows and N_supported those written out in HIP.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rocm_bridge.hipify.index import API_GROUPS
 from rocm_bridge.hipify.lint import Finding
@@ -17,8 +17,7 @@ from rocm_bridge.hipify.translator import CONVERTED, EXPERIMENTAL, Reference, Re
 GROUP_ORDER = {g: i for i, g in enumerate(API_GROUPS)}
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(NamedTuple):
     converted: int
     unsupported: int
     experimental: int

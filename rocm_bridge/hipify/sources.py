@@ -11,7 +11,7 @@ import io
 import posixpath
 import stat
 import zipfile
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rocm_bridge.hipify.errors import FileTooLarge, NotText, UnsafeArchive, UnsupportedFile
 
@@ -24,8 +24,7 @@ ZIP_MAX_TOTAL = 20 * 1024 * 1024  # uncompressed bytes of the sources we extract
 ZIP_MAX_RATIO = 100  # a member that inflates more than this is treated as a bomb
 
 
-@dataclass(frozen=True)
-class Decoded:
+class Decoded(NamedTuple):
     text: str
     bad_utf8_at: int | None  # byte offset of the first invalid UTF-8 byte, or None
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -61,8 +60,7 @@ _NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\
 CONVERTED, UNSUPPORTED, EXPERIMENTAL = "converted", "unsupported", "experimental"
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     roc: bool = False  # --roc: rocBLAS / rocSPARSE / rocSOLVER / rocRAND instead of the hip* wrappers
     miopen: bool = False  # --miopen: cuDNN -> MIOpen instead of hipDNN
     experimental: bool = False  # --experimental: also apply mappings HIPIFY marks experimental
@@ -92,16 +90,14 @@ class Reference(NamedTuple):
     hip_experimental: str = ""
 
 
-@dataclass(frozen=True)
-class HeaderChange:
+class HeaderChange(NamedTuple):
     line: int
     cuda_header: str
     hip_header: str  # "" = dropped
     reason: str  # mapped | dropped | duplicate | added
 
 
-@dataclass(frozen=True)
-class Launch:
+class Launch(NamedTuple):
     line: int
     col: int
     kernel: str
@@ -109,18 +105,23 @@ class Launch:
     reason: str = ""  # why a launch was left as <<<>>> when the rewrite was asked for
 
 
-@dataclass
 class Result:
-    source: str
-    output: str
-    options: Options
-    references: list[Reference] = field(default_factory=list)
-    headers: list[HeaderChange] = field(default_factory=list)
-    launches: list[Launch] = field(default_factory=list)
-    changed_lines: set[int] = field(default_factory=set)  # 1-based lines of the input that changed
-    notes: list[tuple[str, int, int]] = field(default_factory=list)  # (note key, line, col)
-    lexed: Lexed | None = field(default=None, repr=False, compare=False)  # the input's scan, reused by lint
-    _counts: dict | None = field(default=None, repr=False, compare=False)
+    """Everything one translation produced (a plain class: the command line avoids importing dataclasses)."""
+
+    def __init__(self, source: str, output: str, options: Options) -> None:
+        self.source = source
+        self.output = output
+        self.options = options
+        self.references: list[Reference] = []
+        self.headers: list[HeaderChange] = []
+        self.launches: list[Launch] = []
+        self.changed_lines: set[int] = set()  # 1-based lines of the input that changed
+        self.notes: list[tuple[str, int, int]] = []  # (note key, line, col)
+        self.lexed: Lexed | None = None  # the input's scan, reused by lint
+        self._counts: dict | None = None
+
+    def __repr__(self) -> str:
+        return f"Result({len(self.references)} references, {len(self.changed_lines)} lines changed)"
 
     @property
     def converted(self) -> list[Reference]:
