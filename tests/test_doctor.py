@@ -1,4 +1,4 @@
-"""The doctor on fake systems: fixture trees under tests/doctor/fixtures (files under a fake /) + probe.json.
+"""The doctor on fake systems: fixture trees under data/doctor_examples (files under a fake /) + probe.json.
 
 Expected verdicts were worked out by hand from each fixture's story (see the comment in the table) and the
 compatibility tables, not copied from the program's output.
@@ -23,7 +23,7 @@ from rocm_bridge.doctor.probes import TF_SCRIPT
 from rocm_bridge.doctor.rules import STATUSES, override_suggestion
 from rocm_bridge.i18n import LANGS, t
 
-FIXTURES = Path(__file__).parent / "doctor" / "fixtures"
+FIXTURES = Path(__file__).resolve().parent.parent / "data" / "doctor_examples"
 
 # name: (platform, verdict check id or None, verdict outcome, exit code, factors of Compatible that are 0)
 EXPECTED = {

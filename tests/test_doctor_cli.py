@@ -12,7 +12,7 @@ import pytest
 from rocm_bridge.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "tests" / "doctor" / "fixtures"
+FIXTURES = ROOT / "data" / "doctor_examples"
 
 
 @pytest.mark.parametrize(

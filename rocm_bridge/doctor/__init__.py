@@ -2,7 +2,7 @@
 
     from rocm_bridge.doctor import examine
     report = examine()                      # this host (TensorFlow checked in a subprocess with a timeout)
-    report = examine("tests/doctor/fixtures/rocm_healthy", FakeProbe.from_file(".../probe.json"))
+    report = examine("data/doctor_examples/rocm_healthy", FakeProbe.from_file(".../probe.json"))
     report.verdict, report.exit_code, report.formula.zero_factors, report.as_dict()
 
 Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect), rules (checklist, verdict,
@@ -21,9 +21,9 @@ from rocm_bridge.doctor.rules import Check, Report, formula, run_checks
 __all__ = ["Check", "Facts", "FakeProbe", "Probe", "Report", "SystemProbe", "examine", "example_root", "example_systems",
            "probe_for_root"]
 
-# Recorded example systems (the tests' fake-system fixtures), offered on the page so a machine without a GPU can
+# Recorded example systems (also the tests' fake-system fixtures), offered on the page so a machine without a GPU can
 # show what the doctor says elsewhere. Listed in teaching order; absent when tests/ is not deployed.
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "tests" / "doctor" / "fixtures"
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "data" / "doctor_examples"
 EXAMPLE_ORDER: tuple[str, ...] = (
     "rocm_healthy", "no_driver", "container_no_kfd", "kfd_denied", "not_in_render_group", "gfx1032_no_override",
     "gfx1032_override", "wheel_rocm_mismatch", "numpy2_old_tf", "tf_import_crash", "tf_import_hang",
