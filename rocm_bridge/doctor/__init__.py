@@ -22,7 +22,7 @@ __all__ = ["Check", "Facts", "FakeProbe", "Probe", "Report", "SystemProbe", "exa
            "probe_for_root"]
 
 # Recorded example systems (also the tests' fake-system fixtures), offered on the page so a machine without a GPU can
-# show what the doctor says elsewhere. Listed in teaching order; absent when tests/ is not deployed.
+# show what the doctor says elsewhere. Listed in teaching order.
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "data" / "doctor_examples"
 EXAMPLE_ORDER: tuple[str, ...] = (
     "rocm_healthy", "no_driver", "container_no_kfd", "kfd_denied", "not_in_render_group", "gfx1032_no_override",
