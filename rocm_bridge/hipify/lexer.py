@@ -167,7 +167,29 @@ def lex(text: str, names=None) -> Lexed:
 
 
 def _alternation(names: tuple[str, ...]) -> re.Pattern:
-    return re.compile("(?:" + "|".join(map(re.escape, names)) + r")(?!\w)")
+    """One regex for a set of identifiers, written as a trie (cu(?:da(?:Free|Malloc)|...)): a flat alternation
+    would try every name at every 'c' of the text."""
+    return re.compile(_trie_pattern(sorted(set(names))) + r"(?!\w)")
+
+
+def _trie_pattern(names: list[str]) -> str:
+    """Regex source matching exactly these names (longest first where one is a prefix of another)."""
+    trie: dict = {}
+    for name in names:
+        node = trie
+        for ch in name:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        ends = "" in node
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if ends else body
+
+    return emit(trie)
 
 
 def _inside(spans: list[tuple[int, int]], pos: int) -> bool:
