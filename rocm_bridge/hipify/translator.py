@@ -50,6 +50,27 @@ SYMBOL_ARGS: dict[str, int] = {
     "cudaGetTextureReference": 1,
 }
 
+# cuDNN calls whose MIOpen counterpart takes its arguments in another order (--miopen only). Facts from HIPIFY's
+# FuncArgCasts (HipifyAction.cpp) checked against the MIOpen signatures: (CUDA arity or None, reorder function).
+MIOPEN_ARGS: dict[str, tuple[int | None, object]] = {
+    # (handle, xDesc, wDesc, convDesc, yDesc, algo, &size) -> (handle, wDesc, xDesc, convDesc, yDesc, &size)
+    "cudnnGetConvolutionForwardWorkspaceSize": (7, lambda a: [a[0], a[2], a[1], a[3], a[4], a[6]]),
+    "cudnnGetConvolutionBackwardDataWorkspaceSize": (7, lambda a: [a[0], a[2], a[1], a[3], a[4], a[6]]),
+    # workspace and its size move to the end
+    "cudnnConvolutionForward": (13, lambda a: a[:8] + a[10:] + a[8:10]),
+    "cudnnConvolutionBackwardData": (13, lambda a: a[:2] + a[4:6] + a[2:4] + a[6:8] + a[10:] + a[8:10]),
+    # algorithm and mode move to the end (miopenSoftmax*_V2)
+    "cudnnSoftmaxForward": (9, lambda a: a[:1] + a[3:] + a[1:3]),
+    "cudnnSoftmaxBackward": (11, lambda a: a[:1] + a[3:] + a[1:3]),
+    # MIOpen has no NaN-propagation argument
+    "cudnnSetPooling2dDescriptor": (9, lambda a: a[:2] + a[3:]),
+    "cudnnGetPooling2dDescriptor": (9, lambda a: a[:2] + a[3:]),
+    "cudnnSetPoolingNdDescriptor": (6, lambda a: a[:2] + a[3:]),
+    "cudnnGetPoolingNdDescriptor": (7, lambda a: a[:3] + a[4:]),
+    "cudnnSetLRNDescriptor": (5, lambda a: a[:1] + ["miopenLRNCrossChannel"] + a[1:]),
+    "cudnnFindConvolutionForwardAlgorithmEx": (13, lambda a: a + ["true"]),
+}
+
 DEVICE_CODE = re.compile(
     r"\b(?:__global__|__device__|__shared__|__constant__|__managed__|threadIdx|blockIdx|blockDim|gridDim"
     r"|__syncthreads)\b"
@@ -230,6 +251,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
     edits: list[tuple[int, int, str]] = []
     parsed: dict[str, list[str]] = {}
     refs = result.references
+    regroups: list[tuple[list[tuple[int, int]], object]] = []
     line_col = lexed.line_col
     starts = lexed.line_starts
     nlines = len(starts)
@@ -266,6 +288,11 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
                     if not text.startswith("HIP_SYMBOL", s):
                         edits.append((s, s, "HIP_SYMBOL("))
                         edits.append((e, e, ")"))
+            if opts.miopen and name in MIOPEN_ARGS and f[2] == "MIOpen":
+                args = call_args(lexed.masked, end)
+                arity, reorder = MIOPEN_ARGS[name]
+                if args is not None and (arity is None or len(args[0]) == arity):
+                    regroups.append((args[0], reorder))
             if hip != name:
                 edits.append((start, end, hip))
         else:
@@ -273,7 +300,29 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
             hip = ""
         refs.append(Reference(start, line, col, name, hip, f[3], f[5], f[2], status,
                               f[7], f[8], f[10], f[11], exp))
+    for spans, reorder in regroups:
+        edits = _regroup(text, edits, spans, reorder)
     return edits
+
+
+def _regroup(text: str, edits: list[tuple[int, int, str]], spans: list[tuple[int, int]], reorder) -> list:
+    """Replace the argument list spanning `spans` by reorder(argument texts), renames inside them applied."""
+    lo, hi = spans[0][0], spans[-1][1]
+    inner = sorted((e for e in edits if lo <= e[0] and e[1] <= hi), key=lambda e: (e[0], e[1]))
+    texts = []
+    for s, e in spans:
+        texts.append(_apply(text[s:e], [(a - s, b - s, r) for a, b, r in inner if s <= a and b <= e]))
+    new = reorder(texts)
+    # keep the original separators when the count is unchanged (layout, newlines); else join with ", "
+    if len(new) == len(texts):
+        seps = [text[spans[i][1]:spans[i + 1][0]] for i in range(len(spans) - 1)]
+        body = new[0] + "".join(sep + arg for sep, arg in zip(seps, new[1:], strict=True))
+    else:
+        body = ", ".join(new)
+        body += "\n" * max(text.count("\n", lo, hi) - body.count("\n"), 0)
+    kept = [e for e in edits if not (lo <= e[0] and e[1] <= hi)]
+    kept.append((lo, hi, body))
+    return kept
 
 
 def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -> list[tuple[int, int, str]]:

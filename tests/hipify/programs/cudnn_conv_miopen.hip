@@ -37,12 +37,12 @@ int main() {
 
   miopenConvFwdAlgorithm_t algo = miopenConvolutionFwdAlgoImplicitGEMM;
   size_t ws_bytes = 0;
-  CUDNN_CHECK(miopenConvolutionForwardGetWorkSpaceSize(handle, x_desc, w_desc, conv_desc, y_desc, algo, &ws_bytes));
+  CUDNN_CHECK(miopenConvolutionForwardGetWorkSpaceSize(handle, w_desc, x_desc, conv_desc, y_desc, &ws_bytes));
   void* ws = nullptr;
   if (ws_bytes) hipMalloc(&ws, ws_bytes);
   const float alpha = 1.0f, beta = 0.0f;
   CUDNN_CHECK(miopenConvolutionForward(handle, &alpha, x_desc, x, w_desc, w, conv_desc, algo,
-                                      ws, ws_bytes, &beta, y_desc, y));
+                                      &beta, y_desc, y, ws, ws_bytes));
   hipDeviceSynchronize();
   printf("convolution done, workspace %zu bytes\n", ws_bytes);
 
