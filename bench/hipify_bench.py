@@ -74,8 +74,19 @@ def timed(fn, runs: int) -> float:
     return statistics.median(samples)
 
 
-def naive_translate(text: str, table: dict[str, str], pattern: re.Pattern) -> str:
-    return pattern.sub(lambda m: table[m.group(0)], text)
+INCLUDE = re.compile(r'(#[ \t]*include[ \t]*[<"])([^>"\n]+)([>"])')
+
+
+def naive_translate(text: str, table: dict[str, str], pattern: re.Pattern, roc_groups=()) -> str:
+    """hipify-perl style: includes through the same header table, then every whole word, comments and strings
+    included, in one pass."""
+    from rocm_bridge.hipify.headers import map_header
+
+    def include(m: re.Match) -> str:
+        mapped = map_header(m.group(2), roc_groups)
+        return m.group(0) if mapped is None else f"{m.group(1)}{mapped[0]}{m.group(3)}"
+
+    return pattern.sub(lambda m: table[m.group(0)], INCLUDE.sub(include, text))
 
 
 def naive_setup(opts: Options) -> tuple[dict[str, str], re.Pattern]:
@@ -98,7 +109,7 @@ def golden_accuracy() -> tuple[int, int, int]:
         src = case.read_text()
         engine += translate(src, opts).output == expected
         table, pattern = naive_setup(opts)
-        naive += naive_translate(src, table, pattern) == expected
+        naive += naive_translate(src, table, pattern, opts.roc_groups) == expected
     return engine, naive, len(CASES)
 
 
