@@ -54,8 +54,9 @@ class Bank:
 def _load_file(path: Path) -> list[Question]:
     import yaml  # only when the bank is first read
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml is ~7x faster; same safe subset
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         raise QuizSchemaError(qid=path.name, problem=f"invalid YAML: {exc}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("questions"), list):
