@@ -127,7 +127,11 @@ def load(path: Path | str, *, recorded: bool = False) -> dict:
 
 @lru_cache(maxsize=1)
 def _recorded() -> tuple[dict, ...]:
-    return tuple(load(p, recorded=True) for p in sorted(RECORDED_DIR.glob("*.json")))
+    from rocm_bridge.live import BACKENDS
+
+    docs = [load(p, recorded=True) for p in sorted(RECORDED_DIR.glob("*.json"))]
+    order = {name: i for i, name in enumerate(BACKENDS)}
+    return tuple(sorted(docs, key=lambda d: (d["device"]["name"], order.get(d["backend"], 99), d["date"])))
 
 
 def recorded_results() -> list[dict]:
