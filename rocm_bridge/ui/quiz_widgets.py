@@ -75,10 +75,13 @@ def nickname_box() -> None:
             nick = store.validate_nickname(raw)
             db = _store()
             if db is not None:
-                st.session_state[LEARNER] = (db.learner_id(nick), nick)
+                lid = db.learner_id(nick)
+                st.session_state[LEARNER] = (lid, db.nickname(lid) or nick)  # as first registered
                 st.rerun()
         except RocmBridgeError as err:
             show_error(err)
+        except Exception as exc:  # noqa: BLE001 - the database went away after connecting
+            show_error(store.StoreUnavailable(detail=type(exc).__name__))
     else:
         st.caption(tr("quiz.nick.anonymous"))
 
@@ -516,7 +519,11 @@ def my_progress() -> None:
     )
     if me:
         db = _store()
-        exams = [e for e in db.exams_of(me[0]) if e["finished_at"]] if db else []
+        try:
+            exams = [e for e in db.exams_of(me[0]) if e["finished_at"]] if db else []
+        except Exception as exc:  # noqa: BLE001 - a database outage must not break the page
+            show_error(store.StoreUnavailable(detail=type(exc).__name__))
+            exams = []
         st.subheader(tr("progress.exams"))
         if not exams:
             st.caption(tr("progress.no_exams"))

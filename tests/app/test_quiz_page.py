@@ -233,3 +233,48 @@ def test_chapter_quiz_on_the_chapter_page(app_test, data_dir):
     widgets, answered = _answer_chapter_quiz(at, "en", right=False)
     assert not at.exception
     assert [a.correct for a in at.session_state["qz_history"]] == [False] * answered
+
+
+def test_exam_time_up_grades_what_was_answered(app_test, data_dir):
+    at = app_test(QUIZ, qz_mode="exam", qz_n="5")
+    at.button(key="qz_exam_start").click().run()
+    exam = at.session_state["qz_exam"]
+    q = exam.questions[0]
+    _answer(at, q, f"qz_w_exam_{q.id}", _right(q))
+    at.run()
+    exam.started_at -= exam.duration_s + 1  # the clock ran out
+    at.run()
+    assert not at.exception
+    assert i18n.t("quiz.exam.time_up", "en") in _texts(at.warning)
+    assert _texts(at.subheader)[-1] == i18n.t("quiz.exam.score", "en", correct=1, n=5, percent=20.0)
+
+
+def test_unreachable_database_is_a_message_not_a_traceback(app_test, data_dir, monkeypatch):
+    monkeypatch.setenv("ROCM_BRIDGE_DB_URL", "nosuchdialect://teacher@classroom/quiz")
+    at = app_test(QUIZ)
+    at.text_input(key="qz_nick").input("Ana")
+    at.button[0].click().run()
+    assert not at.exception
+    assert any(e.startswith("The progress database is not reachable") for e in _texts(at.error))
+    assert "qz_learner" not in at.session_state
+    ctx, q = _practice_question(at)  # practising still works, answers stay in the tab
+    _answer(at, q, f"qz_w_{ctx}_{q.id}", _right(q))
+    at.run()
+    at.button(key=f"qz_check_{ctx}").click().run()
+    assert not at.exception and len(at.session_state["qz_history"]) == 1
+
+
+def test_named_learner_sees_finished_exams(app_test, data_dir):
+    db = store_mod.get_store()
+    lid = db.learner_id("Ana")
+    exam_id = db.start_exam(lid, n_questions=5, duration_s=450)
+    db.record_answer(lid, question_id="ch1.wavefront-size", chapter="ch1", set_name="bank", mode="exam",
+                     given=64, correct=True, exam_id=exam_id)  # fmt: skip
+    db.finish_exam(exam_id, n_correct=4)
+    at = app_test(PROGRESS)
+    at.text_input(key="qz_nick").input("ana")
+    at.button[0].click().run()
+    assert not at.exception
+    assert at.session_state["qz_learner"] == (lid, "Ana")
+    assert "4/5" in at.dataframe[-1].value.iloc[:, 1].tolist()
+    assert at.dataframe[0].value.iloc[0, 2] == 1  # ch1: one question answered
