@@ -1,4 +1,4 @@
-"""Operator coverage lab: which ops of a model have GPU kernels on ROCm vs CUDA (kernel-registry snapshots)."""
+"""Operator coverage lab: ops of a model vs ROCm/CUDA kernel registries. Deep links carry codes, not labels."""
 
 import streamlit as st
 
@@ -44,7 +44,6 @@ snapshots = registry.list_snapshots()
 names = [r.name for r in snapshots] + [registry.LIVE]
 labels = {r.name: f"{r.label} · {r.alias}" for r in snapshots} | {registry.LIVE: tr("coverage.registry.live")}
 
-# Deep links carry stable codes, never translated labels: a link shared from Chinese opens in English too.
 url_state("cv_source", "example", valid=("example", "upload"))
 url_state("cv_phase", "both", valid=("both", *coverage.PHASES))
 url_state("cv_model", "small_cnn", valid=coverage.EXAMPLES)
@@ -118,11 +117,12 @@ fig = house_layout(chart.status_figure(reports, _status, by), title=title, **axe
 sources = [tr("coverage.chart_source", file=r.registry_source, method=r.registry_method) for r in reports]
 show_chart(fig, [*sources, tr("coverage.chart_traced", tf=model.tf_version or "?")], key="cv_chart")
 
-if len(reports) > 1:
+gpu_reports = [r for r in reports if r.gpu_build]  # a build without GPU support differs everywhere: left out
+if len(gpu_reports) > 1:
     st.subheader(tr("coverage.differences"))
-    diffs = coverage.differences(reports)
+    diffs = coverage.differences(gpu_reports)
     if diffs:
-        cols = [tr("coverage.col.op"), *(r.registry_label for r in reports)]
+        cols = [tr("coverage.col.op"), *(r.registry_label for r in gpu_reports)]
         st.dataframe([dict(zip(cols, (d.op, *map(_status, d.statuses)), strict=True)) for d in diffs], hide_index=True)
     else:
         st.success(tr("coverage.no_differences"))

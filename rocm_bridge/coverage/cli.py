@@ -92,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     registries = [coverage.resolve(n) for n in names]
     model = _load_model(args.model, args.precomputed, phases)
     reports = [coverage.analyze(model.nodes, reg, model.name, phases) for reg in registries]
-    diffs = coverage.differences(reports) if len(reports) > 1 else []
+    # a build without GPU support differs on every op: compared builds are the GPU ones
+    compared = [r for r in reports if r.gpu_build]
+    diffs = coverage.differences(compared) if len(compared) > 1 else []
     if args.csv:
         Path(args.csv).write_text(coverage.to_csv(reports), encoding="utf-8")
     if args.json:
@@ -104,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             "notes": [t(k, "en", tf=model.tf_version or "?") for k in model.notes],
             "reports": [r.to_dict() for r in reports],
             "differences": [
-                {"op": d.op, "statuses": dict(zip([r.registry for r in reports], d.statuses, strict=True))}
+                {"op": d.op, "statuses": dict(zip([r.registry for r in compared], d.statuses, strict=True))}
                 for d in diffs
             ],
         }
@@ -151,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
                 out.append(
                     f"    {r.op:<32} {t('coverage.status.' + r.status, lang):<22} {r.nodes:>5}  {' '.join(r.dtypes)}"
                 )
-    if len(reports) > 1:
+    if len(compared) > 1:
         out.append("")
         out.append(t("coverage.cli.differences", lang) + (" -" if not diffs else ""))
         for d in diffs:
@@ -161,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
                 + ": "
                 + " | ".join(
                     f"{rep.registry_label}: {t('coverage.status.' + s, lang) if s else '-'}"
-                    for rep, s in zip(reports, d.statuses, strict=True)
+                    for rep, s in zip(compared, d.statuses, strict=True)
                 )
             )
     print("\n".join(out))
