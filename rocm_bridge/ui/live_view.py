@@ -169,6 +169,7 @@ def show_results(doc: dict) -> None:
         if res["status"] == "partial":
             st.caption(tr("live.res.status.partial"))
         _SHOW[name](res, doc, src)
+    _show_speedups(bench, doc, src)
     st.download_button(
         tr("live.run.download"),
         json.dumps(doc, indent=1, default=str),
@@ -314,6 +315,19 @@ def _show_consistency(res: dict, doc: dict, src: str) -> None:
         ],
         hide_index=True,
     )
+
+
+def _show_speedups(bench: dict, doc: dict, src: str) -> None:
+    """The three S = T_before / T_after measurements side by side (the speedup formula's widget)."""
+    parts = [("fusion", "speedup"), ("mixed_precision", "speedup"), ("pipeline", "speedup")]
+    labels = {"fusion": "live.label.fusion", "mixed_precision": "live.label.mixed", "pipeline": "live.label.prefetch"}
+    shown = [(tr(labels[b]), bench[b][k]) for b, k in parts if bench.get(b, {}).get("status") == "ok"]
+    if len(shown) < 2:
+        return
+    fig = go.Figure(go.Bar(x=[x for x, _ in shown], y=[y for _, y in shown], marker_color=style.VENDOR_COLORS["HOST"]))
+    fig.add_hline(y=1.0, line_dash="dot")
+    house_layout(fig, title=tr("live.chart.speedups"), y_title=tr("live.axis.speedup"))
+    show_chart(fig, src, key=f"lv_speed_{doc.get('file', 'live')}")
 
 
 _SHOW = {

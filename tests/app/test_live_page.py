@@ -70,6 +70,10 @@ def test_switching_recorded_runs_changes_the_numbers(app_test):
 def test_tiny_cpu_run_writes_your_machine(app_test):
     pytest.importorskip("tensorflow", reason="TensorFlow is not installed")
     at = app_test(PAGE, "en", lv_mode="live", lv_backend="tensorflow")
+    at.button(key="lv_check_run").click().run(timeout=120)
+    assert not at.exception
+    # The honest check: asked for /GPU:0, says where the matmul really ran.
+    assert any("/GPU:0" in w.value and "CPU" in w.value for w in at.warning), [w.value for w in at.warning]
     at.multiselect(key="lv_pick").set_value(["matmul", "consistency"])
     at.slider(key="lv_budget").set_value(20)
     at.button(key="lv_start").click().run(timeout=120)
@@ -82,3 +86,4 @@ def test_tiny_cpu_run_writes_your_machine(app_test):
     fig = ps.by_title(at, "Matmul")
     assert {t["name"] for t in fig["data"]} == {"fp32", "bf16"}  # CPU: no tf32/fp16 rows, no peak lines
     assert "measured on this machine" in _texts(at)
+    assert "recorded on" not in _texts(at)
