@@ -171,13 +171,14 @@ def question_input(q: Question, key: str, *, disabled: bool = False, in_form: bo
     common = {"key": key, "disabled": disabled, "label_visibility": "collapsed", **cb}
     if q.type in ("single", "code"):
         order = option_order(q.id, len(labels), _seed())
-        if q.type == "code" and any("\n" in lab or len(lab) > 70 for lab in labels):
+        code_lines = q.type == "code" and all(o["en"] == o["zh"] for o in q.options)  # options are code, not prose
+        if code_lines and any("\n" in lab or len(lab) > 70 for lab in labels):
             for pos, i in enumerate(order):  # long code options: show each as a block, pick by letter
                 st.caption(tr("quiz.option_letter", letter=LETTERS[pos]))
                 st.code(labels[i], language="cpp")
             fmt = lambda i: LETTERS[order.index(i)]  # noqa: E731
         else:
-            fmt = lambda i: md_option(labels[i], code=q.type == "code")  # noqa: E731
+            fmt = lambda i: md_option(labels[i], code=code_lines)  # noqa: E731
         st.radio(tr("quiz.your_answer"), order, index=None, format_func=fmt, **common)
     elif q.type == "multiple":
         order = option_order(q.id, len(labels), _seed())
