@@ -207,8 +207,13 @@ def test_oom_guard_turns_framework_oom_into_out_of_memory():
 def test_suite_document_validates_and_round_trips_through_json():
     doc = run_suite(NumpyBackend("NVIDIA H200", free_bytes=1 << 30), SMALL)
     assert {k: v["status"] for k, v in doc["benchmarks"].items()} == {
-        "matmul": "ok", "h2d": "ok", "dispatch": "ok", "fusion": "ok",
-        "mixed_precision": "ok", "pipeline": "ok", "consistency": "ok",
+        "matmul": "ok",
+        "h2d": "ok",
+        "dispatch": "ok",
+        "fusion": "ok",
+        "mixed_precision": "ok",
+        "pipeline": "ok",
+        "consistency": "ok",
     }
     again = json.loads(json.dumps(doc))
     assert validate(again) == []
@@ -320,3 +325,23 @@ def test_monitor_history_builds_series_per_gpu():
     assert history.series("mem_used_bytes")["0: GPU"][1] == [2.0, 3.0, 4.0]  # GiB
     assert history.series("power_w") == {}  # missing sensor: no series, no zeros
     assert isinstance(sample(), list)  # [] on a machine without a GPU
+
+
+# --- command line -------------------------------------------------------------------------------------
+def test_bench_cli_validates_before_loading_anything_heavy():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = (
+        "import sys\nfrom rocm_bridge.cli import main\n"
+        "codes = [main(['bench', '--list']), main(['bench', '--budget', '0']), main(['bench', '--only', 'nope']),"
+        " main(['bench', '--dtypes', 'fp8'])]\n"
+        "print(codes, [m for m in ('streamlit', 'pandas', 'tensorflow', 'torch', 'jax') if m in sys.modules])\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "[0, 3, 3, 3] []"
+    assert "time budget must be more than 0" in out.stderr
+    assert "Unknown benchmark 'nope'" in out.stderr and "Unknown dtype: fp8" in out.stderr
+    assert "tensorflow" in out.stdout  # --list names every backend, installed or not

@@ -124,6 +124,20 @@ def run(args: argparse.Namespace) -> int:
         for name in BACKENDS:
             print(f"{name:<11} {'installed' if name in installed else 'not installed'}")
         return 0
+    dtypes = tuple(args.dtypes) if args.dtypes else None
+    bad = [d for d in dtypes or () if d not in ("fp32", "tf32", "fp16", "bf16")]
+    if bad:
+        raise InvalidInput("live.errors.bad_dtype", value=", ".join(bad))
+    # Validate before importing a framework: a typo should cost milliseconds, not TensorFlow's import.
+    options = SuiteOptions(
+        benchmarks=tuple(args.only) if args.only else BENCHMARKS,
+        sizes=args.sizes,
+        dtypes=dtypes,
+        budget_s=args.budget,
+        repeats=args.repeats,
+        small=args.small,
+        reference=args.reference,
+    ).validate()
     name = args.backend or (installed[0] if installed else None)
     if name is None:
         raise InvalidInput("live.errors.no_backend")
@@ -134,20 +148,6 @@ def run(args: argparse.Namespace) -> int:
             json.dumps(check, indent=1, default=str) if args.json else "\n".join(f"{k}: {v}" for k, v in check.items())
         )
         return 0 if check.get("ok") else 1
-    dtypes = tuple(args.dtypes) if args.dtypes else None
-    if dtypes:
-        bad = [d for d in dtypes if d not in ("fp32", "tf32", "fp16", "bf16")]
-        if bad:
-            raise InvalidInput("live.errors.bad_dtype", value=", ".join(bad))
-    options = SuiteOptions(
-        benchmarks=tuple(args.only) if args.only else BENCHMARKS,
-        sizes=args.sizes,
-        dtypes=dtypes,
-        budget_s=args.budget,
-        repeats=args.repeats,
-        small=args.small,
-        reference=args.reference,
-    )
 
     def progress(fraction: float, step: str) -> None:
         if not args.json:

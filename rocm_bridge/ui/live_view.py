@@ -62,6 +62,8 @@ def env_check(name: str) -> None:
                 st.session_state.setdefault(CHECK_KEY, {})[name] = _backend(name).env_check()
             except RocmBridgeError as err:
                 show_error(err)
+            except Exception as exc:  # a broken install must give a message, not a traceback
+                show_error(RocmBridgeError("errors.generic", detail=f"{type(exc).__name__}: {exc}"[:300]))
     check = st.session_state.get(CHECK_KEY, {}).get(name)
     if check:
         show_check(check)
@@ -119,6 +121,10 @@ def runner(name: str) -> None:
         except RocmBridgeError as err:
             status.update(state="error")
             show_error(err)
+            return
+        except Exception as exc:  # the suite reports per-benchmark failures; this is the framework itself
+            status.update(state="error")
+            show_error(RocmBridgeError("errors.generic", detail=f"{type(exc).__name__}: {exc}"[:300]))
             return
         bar.progress(1.0)
         status.update(label=tr("live.run.done", seconds=doc["elapsed_s"]), state="complete", expanded=False)
