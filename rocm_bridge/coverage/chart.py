@@ -34,6 +34,7 @@ def status_figure(reports: Sequence[CoverageReport], status_label: Callable[[str
                 y=counts,
                 marker_color=STATUS_COLORS[status],
                 text=counts,
+                textangle=0,
                 cliponaxis=False,
             )
     fig.update_layout(barmode="stack")
