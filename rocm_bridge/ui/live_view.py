@@ -39,7 +39,14 @@ def source_line(doc: dict) -> str:
     label = BACKEND_LABELS.get(doc["backend"], doc["backend"])
     if doc.get("source") == "recorded":
         soft = software_summary(doc)
-        extras = ", ".join(f"{k} {soft[k]}" for k in ("cuda", "jaxlib", "driver") if k in soft)
+        cuda = soft.get("cuda") or soft.get("cuda_driver")
+        parts = [
+            f"CUDA {cuda}" if cuda else "",
+            f"ROCm {soft['rocm']}" if soft.get("rocm") else "",
+            f"HIP {soft['hip']}" if soft.get("hip") else "",
+            f"driver {soft['driver']}" if soft.get("driver") else "",
+        ]
+        extras = ", ".join(p for p in parts if p)
         return tr(
             "live.res.source_recorded",
             device=doc["device"]["name"],
@@ -197,7 +204,7 @@ def _show_matmul(res: dict, doc: dict, src: str) -> None:
         row = {
             tr("live.res.col.dtype"): r["dtype"],
             tr("live.res.col.n"): r["n"],
-            tr("live.res.col.tflops"): round(r["tflops"], 1),
+            tr("live.res.col.tflops"): _fmt(r["tflops"]),
         }
         if has_ref:
             row[tr("live.res.col.reference")] = _fmt(r.get("reference_tflops"))
@@ -225,7 +232,8 @@ def _show_matmul(res: dict, doc: dict, src: str) -> None:
                 line={"dash": "dot", "color": color},
                 name=tr("live.label.peak", dtype=dtype),
             )
-    fig.update_xaxes(type="log")
+    sizes = sorted({r["n"] for r in rows})
+    fig.update_xaxes(type="log", tickvals=sizes, ticktext=[str(n) for n in sizes])
     house_layout(fig, title=tr("live.chart.matmul"), x_title=tr("live.axis.n"), y_title=tr("live.axis.tflops"))
     sources = [src] + (["data/gpu_specs.csv (datasheet peaks)"] if doc.get("spec") else [])
     show_chart(fig, sources, key=f"lv_mm_{doc.get('file', 'live')}")
@@ -262,6 +270,7 @@ def _show_dispatch(res: dict, doc: dict, src: str) -> None:
         )
     fig.update_layout(barmode="stack")
     house_layout(fig, title=tr("live.chart.dispatch"), x_title=tr("live.axis.us"))
+    fig.update_layout(height=260)
     show_chart(fig, src, key=f"lv_disp_{doc.get('file', 'live')}")
 
 
@@ -314,7 +323,7 @@ def _show_consistency(res: dict, doc: dict, src: str) -> None:
                 tr("live.res.col.max_abs"): f"{r['max_abs']:.2e}",
                 tr("live.res.col.max_rel"): f"{r['max_rel']:.2e}",
                 tr("live.res.col.tol"): f"{r['tol']:.0e}",
-                tr("live.res.col.ok"): "✅" if r["ok"] else "❌",
+                tr("live.res.col.ok"): tr("live.res.pass" if r["ok"] else "live.res.fail"),
                 tr("live.res.col.note"): r.get("note", ""),
             }
             for r in res["rows"]
