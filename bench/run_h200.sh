@@ -9,7 +9,7 @@ mkdir -p "$out"
   python3 -c 'import sys,torch,jax,numpy;print(sys.version);print("torch",torch.__version__,"cuda",torch.version.cuda);print("jax",jax.__version__,"numpy",numpy.__version__)'; } > "$out/env.txt" 2>&1
 cat "$out/env.txt"
 for b in torch jax; do
-  timeout 500 python3 -m rocm_bridge bench --backend "$b" --reference --budget "$budget" --out "$out/h200_$b.json" \
+  timeout 280 python3 -m rocm_bridge bench --backend "$b" --reference --repeats 15 --budget "$budget" --out "$out/h200_$b.json" \
     > "$out/$b.txt" 2> "$out/$b.err"
   echo "== $b rc=$?"; cat "$out/$b.txt"; tail -n 20 "$out/$b.err"
 done
