@@ -6,23 +6,9 @@ import random
 import re
 import unicodedata
 
+from rocm_bridge.text import md_escape
+
 _CODE_SPAN = re.compile(r"(`[^`\n]+`)")
-_MD_SPECIAL = re.compile(r"([\\*_\[\]<>#|~$`{}])")
-_LINE_START = re.compile(r"^(\s*)([-+=]|\d+)([.)]?)", re.MULTILINE)
-
-
-def md_escape(text: str) -> str:
-    """Plain text (a nickname, a label) shown through Markdown exactly as typed: no emphasis, links, LaTeX or HTML."""
-    text = _MD_SPECIAL.sub(r"\\\1", str(text))
-
-    def fix(m: re.Match) -> str:
-        if m.group(2)[0].isdigit():  # "1." starts an ordered list: escape the dot
-            return m.group(1) + m.group(2) + ("\\" + m.group(3) if m.group(3) else "")
-        return m.group(1) + "\\" + m.group(2) + m.group(3)
-
-    return _LINE_START.sub(fix, text)
-
-
 def md_content(text: str) -> str:
     """Our own question text: `code spans` stay code, everything else is escaped (so __shared__ stays literal)."""
     parts = _CODE_SPAN.split(str(text))

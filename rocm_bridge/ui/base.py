@@ -8,6 +8,7 @@ from rocm_bridge import i18n
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.formulas import FORMULAS
 from rocm_bridge.pages import page
+from rocm_bridge.text import md_escape
 
 LANG_KEY = "lang"
 
@@ -29,8 +30,11 @@ def page_link(key: str, *, label: str | None = None) -> None:
 
 
 def show_error(err: RocmBridgeError) -> None:
-    """A translated, actionable message instead of a traceback."""
-    st.error(err.message(lang()), icon=":material/error:")
+    """A translated, actionable message instead of a traceback; its parameters (file names, values a user typed
+    or linked) are shown literally, never as Markdown."""
+    safe = type(err).__new__(type(err))
+    safe.key, safe.params = err.key, {k: md_escape(v) if isinstance(v, str) else v for k, v in err.params.items()}
+    st.error(safe.message(lang()), icon=":material/error:")
 
 
 def source_note(*sources: str) -> None:

@@ -6,14 +6,13 @@ Markdown); catalog texts filled with values are Markdown-escaped first.
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 from rocm_bridge.doctor import logs
 from rocm_bridge.doctor.report import check_message, check_title, to_markdown, verdict_text
 from rocm_bridge.doctor.rules import Report
 from rocm_bridge.errors import RocmBridgeError
+from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 
 STATUS_STYLE = {
@@ -22,14 +21,6 @@ STATUS_STYLE = {
     "fail": ("red", ":material/cancel:"),
     "skipped": ("gray", ":material/skip_next:"),
 }
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~$:])")
-
-
-def md_escape(text: str) -> str:
-    """Text shown through st.markdown with every Markdown / HTML-significant character escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
-
-
 def verdict_banner(report: Report) -> None:
     v = report.verdict
     text = md_escape(verdict_text(report, lang()))

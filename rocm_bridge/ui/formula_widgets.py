@@ -17,6 +17,7 @@ import streamlit as st
 from rocm_bridge import formula_lab as fl
 from rocm_bridge import formulas, i18n, measured, style
 from rocm_bridge.errors import InvalidInput
+from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
 from rocm_bridge.ui.state import push_url
@@ -25,14 +26,6 @@ FORMULA_IDS: tuple[str, ...] = ("compatible", "per_op_time", "throughput", "cove
 
 
 # --- inputs bound to the URL -------------------------------------------------------------------------------
-
-
-_MD_SPECIAL = set("\\`*_[]<>#|~$:")
-
-
-def _md_escape(text: str) -> str:
-    """Text that Streamlit's Markdown shows literally (no links, images, HTML or LaTeX from a URL)."""
-    return "".join(f"\\{ch}" if ch in _MD_SPECIAL else ch for ch in text)
 
 
 class _Inputs:
@@ -55,7 +48,7 @@ class _Inputs:
                 value = parse(raw)
             except InvalidInput as err:
                 # the message quotes the link's text: escape it so it shows as typed, never as Markdown
-                st.warning(f"{_md_escape(err.message(lang()))} {tr('formula_lab.used_default')}",
+                st.warning(f"{md_escape(err.message(lang()))} {tr('formula_lab.used_default')}",
                            icon=":material/link_off:")
         st.session_state[key] = value
 

@@ -1,9 +1,9 @@
 """Deep links: page state a teacher wants to share lives in the URL query.
 
-Prefer Streamlit's own binding for widgets: `st.slider(..., key="fl_batch", bind="query-params")` keeps the
-value in `?fl_batch=` (removed while it equals the default, which is fine: defaults are the same for
-everyone). url_state / push_url are for state that is not a single widget value, or that needs validation
-with a notice.
+Streamlit's own binding, `st.toggle(..., key="hp_roc", bind="query-params")`, suits widgets whose value is
+language-neutral (toggles, sliders, numbers). Do not bind a widget with a translated format_func: Streamlit
+1.67 writes the *label* into the URL, so a link made in Chinese would not open in English. For those, and for
+values that need validation with a notice, use url_state / push_url with stable codes (`?cv_model=lstm`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,26 @@
+"""Showing untrusted text (nicknames, file names, pasted logs, link values) safely through Markdown."""
+
+from __future__ import annotations
+
+import re
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~$:])")
+_LINE_START = re.compile(r"^(\s*)([-+=]|\d+)([.)]?)", re.MULTILINE)
+
+
+def md_escape(text: object) -> str:
+    """Text that st.markdown shows exactly as typed: no emphasis, links, images, LaTeX, lists or HTML.
+
+    >>> md_escape("<b>[x](http://e)</b> $a$")
+    '\\\\<b\\\\>\\\\[x\\\\]\\\\(http\\\\://e\\\\)\\\\</b\\\\> \\\\$a\\\\$'
+    >>> md_escape("1. first")
+    '1\\\\. first'
+    """
+    text = _MD_SPECIAL.sub(r"\\\1", str(text))
+
+    def fix(m: re.Match) -> str:
+        if m.group(2)[0].isdigit():  # "1." starts an ordered list: escape the dot
+            return m.group(1) + m.group(2) + ("\\" + m.group(3) if m.group(3) else "")
+        return m.group(1) + "\\" + m.group(2) + m.group(3)
+
+    return _LINE_START.sub(fix, text)
