@@ -88,6 +88,7 @@ def show_check(check: dict) -> None:
         st.success(tr("live.check.on_gpu", **where), icon=":material/check_circle:")
     else:
         st.warning(tr("live.check.no_gpu", **where), icon=":material/memory:")
+        st.caption(tr("live.check.try_recorded"))
     growth = check.get("memory_growth")
     state = tr("live.unknown") if growth is None else tr("live.yes" if growth else "live.no")
     st.markdown(tr("live.check.memory_growth", state=state, note=check.get("memory_growth_note", "")))
