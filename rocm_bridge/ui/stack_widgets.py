@@ -76,28 +76,41 @@ def build_figure(
     edges = path_edges(trace_op, hip_on_nvidia)
     on_path = {cid for edge in edges for cid in edge}
     fig = go.Figure()
+    # One trace per (side, look): per-point marker arrays (opacity, line) stop Plotly click-selection from
+    # reaching Streamlit, so each look is its own trace with scalar marker settings.
+    looks = {
+        "plain": {"opacity": 0.35 if on_path else 1.0, "line": {"width": 0.5, "color": "#FFFFFF"}},
+        "path": {"opacity": 1.0, "line": {"width": 3, "color": HIGHLIGHT}},
+        "selected": {"opacity": 1.0, "line": {"width": 4, "color": "#111111"}},
+    }
     for side in stack.SIDES:
         comps = [stack.component(c) for layer in layers if (c := layer.component_id(side))]
-        opacity = [1.0 if not on_path or c.id in on_path else 0.35 for c in comps]
-        line_w = [4 if c.id == selected else (3 if c.id in on_path else 0.5) for c in comps]
-        line_c = ["#111111" if c.id == selected else (HIGHLIGHT if c.id in on_path else "#FFFFFF") for c in comps]
-        fig.add_trace(
-            go.Bar(
-                name=tr(f"stack.side.{side}"),
-                orientation="h",
-                y=[index[c.layer] for c in comps],
-                x=[BAR_WIDTH] * len(comps),
-                base=[COLUMN_X[side]] * len(comps),
-                width=0.78,
-                text=[c.name for c in comps],
-                textposition="inside",
-                insidetextanchor="middle",
-                textfont={"color": "#FFFFFF", "size": 12},
-                customdata=[[c.id, tr(f"stack.layer.{c.layer}"), tr(f"stack.role.{c.layer}")] for c in comps],
-                hovertemplate="<b>%{text}</b><br>%{customdata[1]}<br>%{customdata[2]}<extra></extra>",
-                marker={"color": side_color(side), "opacity": opacity, "line": {"width": line_w, "color": line_c}},
+        for look, marker in looks.items():
+
+            def _look(c: stack.Component) -> str:
+                return "selected" if c.id == selected else ("path" if c.id in on_path else "plain")
+
+            group = [c for c in comps if _look(c) == look]
+            if not group:
+                continue
+            fig.add_trace(
+                go.Bar(
+                    name=f"{tr(f'stack.side.{side}')} ({look})",
+                    legendgroup=side,
+                    orientation="h",
+                    y=[index[c.layer] for c in group],
+                    x=[BAR_WIDTH] * len(group),
+                    base=[COLUMN_X[side]] * len(group),
+                    width=0.78,
+                    text=[c.name for c in group],
+                    textposition="inside",
+                    insidetextanchor="middle",
+                    textfont={"color": "#FFFFFF", "size": 12},
+                    customdata=[[c.id, tr(f"stack.layer.{c.layer}"), tr(f"stack.role.{c.layer}")] for c in group],
+                    hovertemplate="<b>%{text}</b><br>%{customdata[1]}<br>%{customdata[2]}<extra></extra>",
+                    marker={"color": side_color(side), **marker},
+                )
             )
-        )
     for src, dst in edges:
         a, b = stack.component(src), stack.component(dst)
         if a.layer not in index or b.layer not in index:

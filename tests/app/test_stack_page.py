@@ -32,8 +32,8 @@ def _blocks(fig: dict) -> dict[str, dict]:
         for i, cd in enumerate(trace["customdata"]):
             out[cd[0]] = {
                 "name": trace["text"][i],
-                "opacity": ps.decode(marker["opacity"])[i],
-                "line": ps.decode(marker["line"]["width"])[i],
+                "opacity": marker["opacity"],
+                "line": marker["line"]["width"],
                 "y": ps.decode(trace["y"])[i],
             }
     return out
