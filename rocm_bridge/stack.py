@@ -430,7 +430,7 @@ HIP_ON_AMD_PATH: tuple[tuple[str, str], ...] = (
 HIP_PATH_SOURCES: tuple[str, ...] = (
     "github.com/ROCm/HIP docs/how-to/hip_porting_guide.md",
     "data/stack_equivalents.csv (compiler row: 'hipcc (calls nvcc on NVIDIA or HIP-Clang on AMD)'; "
-    "platform macros row: __HIP_PLATFORM_NVIDIA__)",
+    "platform macros row: `__HIP_PLATFORM_NVIDIA__`)",
 )
 
 

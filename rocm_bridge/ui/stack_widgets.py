@@ -116,11 +116,16 @@ def build_figure(
         if a.layer not in index or b.layer not in index:
             continue
         same_column = a.side == b.side
-        offset = 0.85 if same_column else 0.5
+        if same_column:  # down the right-hand side of the column, clear of the labels
+            x_from = x_to = COLUMN_X[a.side] + 0.85
+        elif COLUMN_X[b.side] < COLUMN_X[a.side]:  # leftwards: from the left edge to the right edge
+            x_from, x_to = COLUMN_X[a.side], COLUMN_X[b.side] + BAR_WIDTH
+        else:
+            x_from, x_to = COLUMN_X[a.side] + BAR_WIDTH, COLUMN_X[b.side]
         fig.add_annotation(
-            x=COLUMN_X[b.side] + offset,
+            x=x_to,
             y=index[b.layer],
-            ax=COLUMN_X[a.side] + offset,
+            ax=x_from,
             ay=index[a.layer],
             xref="x",
             yref="y",

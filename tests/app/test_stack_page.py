@@ -135,7 +135,9 @@ def test_hip_on_nvidia_draws_arrows_into_the_cuda_stack(app_test):
     fig = _diagram(at)
     arrows = fig["layout"]["annotations"]
     assert len(arrows) == len(stack.HIP_ON_NVIDIA_PATH)
-    # every arrow ends in the CUDA column (x < 1) or stays in the HIP column
+    # every arrow ends in the CUDA column (x <= 1) or stays in the HIP column; none reaches ROCm (x >= 2)
+    into_cuda = sum(1 for _, dst in stack.HIP_ON_NVIDIA_PATH if dst.startswith("cuda."))
+    assert sum(1 for a in arrows if a["x"] <= 1.0) == into_cuda
     assert all(a["x"] < 2.0 for a in arrows)
     assert at.query_params["st_hipnv"] in ("1", ["1"])
     assert i18n.t("stack.hip_path_on", "en") in [c.value for c in at.caption]
