@@ -304,7 +304,9 @@ def _host_caption(host: measured.HostMeasurement) -> None:
 
 
 def _bool(text: str) -> bool:
-    return {"1": True, "true": True, "0": False, "false": False}[text.lower()]
+    from rocm_bridge.ui.stack_widgets import parse_flag
+
+    return parse_flag(text)
 
 
 def render_hardware() -> None:

@@ -26,6 +26,14 @@ HIGHLIGHT = "#FFB000"  # path outline: the colour the app uses for "dispatch" pa
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~$])")
 
 
+def parse_flag(text: str) -> bool:
+    """A boolean from a URL ('1'/'true'/'0'/'false'); anything else is a ValueError, which url_state reports."""
+    flags = {"1": True, "true": True, "0": False, "false": False}
+    if str(text).lower() not in flags:
+        raise ValueError(f"not a flag: {text!r}")
+    return flags[str(text).lower()]
+
+
 def side_color(side: str) -> str:
     vendor = stack.VENDOR_OF_SIDE[side]
     return style.VENDOR_COLORS.get(vendor, "#5B5EA6")  # HIP: a neutral violet unless style defines one
@@ -268,7 +276,7 @@ def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
     ids = [c.id for c in stack.components()]
     url_state(comp_key, DEFAULT_COMPONENT, valid=ids)
     url_state(trace_key, NO_TRACE, valid=[NO_TRACE, *stack.TRACES])
-    url_state(hip_key, False, cast=lambda s: {"1": True, "true": True, "0": False, "false": False}[s.lower()])
+    url_state(hip_key, False, cast=parse_flag)
     _take_click(chart_key, comp_key, last_key)
 
     if not compact:

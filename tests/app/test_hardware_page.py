@@ -196,6 +196,14 @@ def test_bad_gpu_in_link_falls_back_with_a_notice(app_test):
     assert any("rtx-9090" in t.value for t in at.toast)
 
 
+def test_bad_flag_and_precision_in_link_fall_back(app_test):
+    at = app_test(PAGE, hw_gcd="banana", hw_prec="fp4")
+    assert not at.exception
+    assert at.toggle(key="hw_gcd").value is False
+    assert at.selectbox(key="hw_prec").value == "fp16"
+    assert len(at.toast) == 2
+
+
 def test_empty_selection_asks_for_a_gpu(app_test):
     at = app_test(PAGE)
     at.multiselect(key="hw_gpus").set_value([]).run()

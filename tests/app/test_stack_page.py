@@ -93,6 +93,14 @@ def test_deep_link_selects_and_bad_link_falls_back(app_test):
     assert any("st_comp" in t.value for t in at.toast)
 
 
+def test_bad_flag_and_trace_in_link_fall_back(app_test):
+    at = app_test(PAGE, st_hipnv="maybe", st_trace="tf.einsum")
+    assert not at.exception
+    assert at.toggle(key="st_hipnv").value is False
+    assert at.selectbox(key="st_trace").value == "none"
+    assert len(at.toast) == 2
+
+
 def test_click_on_the_diagram_selects_the_component(app_test):
     at = app_test(PAGE)
     # What st.plotly_chart(on_select="rerun") stores after a click on the MIOpen block
