@@ -114,8 +114,16 @@ def build_figure(
                     textposition="inside",
                     insidetextanchor="middle",
                     textfont={"color": "#FFFFFF", "size": 12},
-                    customdata=[[c.id, tr(f"stack.layer.{c.layer}"), tr(f"stack.role.{c.layer}")] for c in group],
-                    hovertemplate="<b>%{text}</b><br>%{customdata[1]}<br>%{customdata[2]}<extra></extra>",
+                    customdata=[
+                        [
+                            c.id,
+                            tr(f"stack.layer.{c.layer}"),
+                            tr(f"stack.role.{c.layer}"),
+                            tr(f"stack.tier.{stack.layer(c.layer).tier}"),
+                        ]
+                        for c in group
+                    ],
+                    hovertemplate="<b>%{text}</b><br>%{customdata[3]} · %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
                     marker={"color": side_color(side), **marker},
                 )
             )
