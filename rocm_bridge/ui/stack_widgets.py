@@ -125,6 +125,9 @@ def build_figure(
                     ],
                     hovertemplate="<b>%{text}</b><br>%{customdata[3]} · %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
                     marker={"color": side_color(side), **marker},
+                    # our outline shows the selection; keep Plotly's own selection dimming out of it
+                    selected={"marker": {"opacity": marker["opacity"]}},
+                    unselected={"marker": {"opacity": marker["opacity"]}},
                 )
             )
     for src, dst in edges:
