@@ -97,10 +97,32 @@ def peaks_figure(ids: list[str], per_gcd: bool, host: measured.HostMeasurement |
                 hovertemplate=f"<b>{host_label(host)}</b><br>%{{x}}: %{{y}} TFLOP/s<extra>{host.device_name}</extra>",
             )
         )
+    _mark_not_published(fig, ids, precisions, per_gcd, n_groups=len(ids) + (host is not None))
     house_layout(fig, title=tr("hardware.peaks_title"), x_title=tr("hardware.peaks_x"), y_title=tr("hardware.peaks_y"))
     fig.update_layout(barmode="group", height=480)
     fig.update_yaxes(type="log")
     return fig
+
+
+def _mark_not_published(fig: go.Figure, ids: list[str], precisions: list[str], per_gcd: bool, n_groups: int) -> None:
+    """Write 'not published' where a bar is missing, so an empty slot never reads as zero."""
+    width = 0.8 / n_groups  # Plotly's default bargap 0.2 split evenly between the grouped traces
+    for i, gid in enumerate(ids):
+        g = hw.gpu(gid)
+        for j, precision in enumerate(precisions):
+            if g.value(precision, per_gcd) is None:
+                fig.add_annotation(
+                    x=j - 0.4 + (i + 0.5) * width,
+                    y=0,
+                    xref="x",
+                    yref="paper",
+                    yanchor="bottom",
+                    text=tr("hardware.not_published"),
+                    textangle=-90,
+                    showarrow=False,
+                    font={"size": 10, "color": "#777777"},
+                    hovertext=f"{g.model}: {tr('hardware.not_published')}",
+                )
 
 
 def memory_figure(

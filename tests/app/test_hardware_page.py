@@ -82,6 +82,8 @@ def test_added_gpu_with_missing_figures_shows_not_published(app_test):
     assert mi325x == [_csv_value(row[c]) for c in COLUMNS]
     assert mi325x[0] is None and mi325x[4] == 1307.4  # FP64 empty, FP16 published; never 0
     assert 0 not in mi325x
+    marks = [a for a in fig["layout"].get("annotations", []) if a["text"] == "not published"]
+    assert len(marks) == sum(v is None for v in mi325x) == 6  # written in the chart where a bar is missing
     na = i18n.t("hardware.not_published", "en")
     assert any(na in c.value.lower() and "Instinct MI325X FP64 (vector)" in c.value for c in at.caption)
     ratio_table = at.dataframe[0].value
