@@ -16,7 +16,7 @@ from rocm_bridge import stack, style
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
-from rocm_bridge.ui.state import push_url, url_state
+from rocm_bridge.ui.state import push_url, share_link, url_state
 
 DEFAULT_COMPONENT = "cuda.math-blas"
 NO_TRACE = "none"
@@ -337,6 +337,8 @@ def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
     if trace_op != NO_TRACE:
         render_trace(trace_op)
     render_detail(selected)
+    if not compact:
+        share_link()
 
 
 def render_terminology() -> None:

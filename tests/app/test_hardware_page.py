@@ -206,6 +206,17 @@ def test_bad_flag_and_precision_in_link_fall_back(app_test):
     assert len(at.toast) == 2
 
 
+def test_removing_the_baseline_gpu_moves_the_ratio_base(app_test):
+    at = app_test(PAGE, hw_gpus="instinct-mi250,a100-80gb-sxm4,h100-sxm5")
+    assert at.selectbox(key="hw_base").value == "a100-80gb-sxm4"
+    at.multiselect(key="hw_gpus").unselect("a100-80gb-sxm4").run()
+    assert not at.exception
+    assert at.selectbox(key="hw_base").value == "instinct-mi250"
+    table = at.dataframe[0].value
+    fp64 = table[table.iloc[:, 0] == "FP64 (vector)"].iloc[0]
+    assert fp64["Instinct MI250"] == "1.00x" and fp64["H100 SXM5"] == f"{34 / 45.3:.2f}x"
+
+
 def test_empty_selection_asks_for_a_gpu(app_test):
     at = app_test(PAGE)
     at.multiselect(key="hw_gpus").set_value([]).run()
