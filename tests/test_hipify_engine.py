@@ -278,3 +278,32 @@ def test_safe_member_name():
     assert safe_member_name("a/./b.cu") == "a/b.cu"
     assert safe_member_name("a\\b.cu") == "a/b.cu"
     assert safe_member_name("..") is None
+
+
+# --- pathological input ------------------------------------------------------------------------------------
+
+PATHOLOGICAL = {
+    "unclosed raw strings": 'R"(' * 5000,
+    "unclosed launches": "k<a<<<" * 5000,
+    "unclosed launch args": "k<<<(" * 5000,
+    "unclosed symbol calls": "cudaMemcpyToSymbol(" * 5000,
+    "unclosed overloads": "cudaEventCreate((" * 5000,
+    "shuffles without semicolons": "__shfl_down_sync(" * 5000,
+    "open comments": "/*" * 20000,
+    "quotes": '"' * 20000 + "'" * 20000,
+}
+
+
+@pytest.mark.parametrize("name", list(PATHOLOGICAL))
+def test_pathological_input_is_handled_without_changes_outside_code(name):
+    # Each of these once made a scan restart at every occurrence (quadratic); all are now single passes.
+    text = PATHOLOGICAL[name]
+    result = translate(text, Options(kernel_syntax=True, miopen=True))
+    assert translate(result.output, Options(kernel_syntax=True, miopen=True)).output == result.output
+    lint(text)
+    if name == "unclosed raw strings":
+        assert result.output == text and result.notes[0][0] == "hipify.note.unterminated_string"
+    if name == "unclosed launches":
+        assert len(result.launches) == 5000 and not any(x.rewritten for x in result.launches)
+    if name == "unclosed symbol calls":
+        assert "HIP_SYMBOL" not in result.output and result.output.count("hipMemcpyToSymbol(") == 5000

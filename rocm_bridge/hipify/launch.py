@@ -17,16 +17,23 @@ from rocm_bridge.hipify.lexer import Lexed, lex
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
+# Bounds on every scan that starts at a launch: without them, thousands of unterminated '<<<' would make the
+# work quadratic in the file size.
+MAX_KERNEL_EXPR = 1024
+MAX_CONFIG = 4096
+
+
 def _kernel_start(masked: str, end: int) -> int | None:
     """Start offset of the kernel expression that ends at `end` (exclusive): name, ns::name, name<T, U>."""
     i = end
+    floor = max(0, end - MAX_KERNEL_EXPR)
     while True:
         while i > 0 and masked[i - 1] in " \t\r\n":
             i -= 1
         if i > 0 and masked[i - 1] == ">":  # template arguments
             depth = 0
             j = i - 1
-            while j >= 0:
+            while j >= floor:
                 c = masked[j]
                 if c == ">":
                     depth += 1
@@ -37,7 +44,7 @@ def _kernel_start(masked: str, end: int) -> int | None:
                 elif c in ";{}":
                     return None
                 j -= 1
-            if j < 0:
+            if j < floor:
                 return None
             i = j
             while i > 0 and masked[i - 1] in " \t":
@@ -59,13 +66,17 @@ def _kernel_start(masked: str, end: int) -> int | None:
 
 def _config(masked: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
     """Spans of the launch configuration after '<<<' at start, and the offset just after '>>>'."""
+    first = start + 3
+    close = masked.find(">>>", first, first + MAX_CONFIG)
+    if close == -1:
+        return None
+    seg = masked[first:close]
+    if ";" in seg or "<<<" in seg:
+        return None
     depth = 0
     spans = []
-    i = start + 3
-    s = i
-    n = len(masked)
-    while i < n:
-        c = masked[i]
+    s = first
+    for i, c in enumerate(seg, first):
         if c in "([{":
             depth += 1
         elif c in ")]}":
@@ -75,32 +86,24 @@ def _config(masked: str, start: int) -> tuple[list[tuple[int, int]], int] | None
         elif c == "," and depth == 0:
             spans.append((s, i))
             s = i + 1
-        elif c == ";":
-            return None
-        elif c == ">" and depth == 0 and masked.startswith(">>>", i):
-            spans.append((s, i))
-            return spans, i + 3
-        i += 1
-    return None
+    if depth != 0:
+        return None
+    spans.append((s, close))
+    return spans, close + 3
 
 
-def _args(masked: str, pos: int) -> tuple[int, int] | None:
+def _args(lexed: Lexed, pos: int) -> tuple[int, int] | None:
     """(open, close) offsets of the parenthesised kernel arguments that follow pos."""
+    masked = lexed.masked
     n = len(masked)
     while pos < n and masked[pos] in " \t\r\n":
         pos += 1
     if pos >= n or masked[pos] != "(":
         return None
-    depth = 0
-    for i in range(pos, n):
-        c = masked[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return pos, i
-    return None
+    close = lexed.brackets()[0].get(pos)
+    if close is None or masked[close] != ")":
+        return None
+    return pos, close
 
 
 def _is_dim3(expr: str) -> bool:
@@ -143,7 +146,7 @@ def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
         elif cfg is None or len(cfg[0]) < 2 or len(cfg[0]) > 4:
             reason = "hipify.launch.bad_config"
         else:
-            arg_span = _args(masked, cfg[1])
+            arg_span = _args(lexed, cfg[1])
             if arg_span is None:
                 reason = "hipify.launch.no_args"
         if reason or kstart < last:

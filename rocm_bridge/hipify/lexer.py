@@ -19,7 +19,7 @@ OPAQUE = re.compile(
     //(?:[^\n\\]|\\.)*
   | /\*.*?(?:\*/|\Z)
   | (\#[ \t]*include[ \t]*(?:<[^>\n]*>|"[^"\n]*"))
-  | R"([^ ()\\\t\n"]{0,16})\(.*?\)\2"
+  | R"([^ ()\\\t\n"]{0,16})\(
   | "(?:[^"\\\n]|\\.)*(?:"|$)
   | '(?:[^'\\\n]|\\.)*(?:'|$)
     """,
@@ -27,6 +27,7 @@ OPAQUE = re.compile(
 )
 _NOT_NL = re.compile(r"[^\n]")
 IDENT = re.compile(r"[A-Za-z_]\w*")
+_BRACKETS = re.compile(r"[()\[\]{},]")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _CHAR_PREFIXES = ("u8", "u", "U", "L")
 
@@ -45,6 +46,27 @@ class Lexed:
         self.unterminated: list[tuple[int, str]] = []  # (offset, 'comment' | 'string' | 'char')
         self._line_starts: list[int] | None = None
         self._masked: str | None = None
+        self._brackets: tuple[dict[int, int], dict[int, list[int]]] | None = None
+
+    def brackets(self) -> tuple[dict[int, int], dict[int, list[int]]]:
+        """Bracket structure of the code, computed once: ({open offset: close offset}, {open offset: offsets of
+        the commas directly inside it}). Lets argument lists be split in O(1) per call, so a file with thousands
+        of unclosed calls stays linear."""
+        if self._brackets is None:
+            match: dict[int, int] = {}
+            commas: dict[int, list[int]] = {}
+            stack: list[int] = []
+            for m in _BRACKETS.finditer(self.masked):
+                c = m.group()
+                if c in "([{":
+                    stack.append(m.start())
+                elif c == ",":
+                    if stack:
+                        commas.setdefault(stack[-1], []).append(m.start())
+                elif stack:
+                    match[stack.pop()] = m.start()
+            self._brackets = (match, commas)
+        return self._brackets
 
     @property
     def line_starts(self) -> list[int]:
@@ -124,6 +146,14 @@ def lex(text: str, names=None) -> Lexed:
             if start and text[start - 1] in _WORD and not _raw_prefix(text, start):
                 pos = start + 1  # an identifier ending in R, followed by an ordinary string
                 continue
+            # the regex matched only the opening R"delim( : find the closing )delim" with str.find (linear; a
+            # lazy regex would rescan the rest of the text for every unterminated raw string)
+            close = text.find(")" + m.group(2) + '"', end)
+            if close == -1:
+                end = n
+                out.unterminated.append((start, "string"))
+            else:
+                end = close + len(m.group(2)) + 2
             kind = "raw"
         elif c == '"':
             kind = "str"

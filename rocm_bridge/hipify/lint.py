@@ -23,7 +23,7 @@ WARP_INTRINSICS = re.compile(
 FULL_MASK = re.compile(r"0[xX][fF]{8}(?:[uU][lL]{0,2}|[lL]{1,2}[uU]?)?\b")
 MASK_NAME_DEF = re.compile(
     r"(?:#[ \t]*define[ \t]+(\w+)[ \t]+\(?[ \t]*0[xX][fF]{8}\w*"
-    r"|(?:const|constexpr)\b[^;=\n]*?\b(\w+)[ \t]*=[ \t]*0[xX][fF]{8}\w*)"
+    r"|(?:const|constexpr)\b[^;=\n]{0,120}?\b(\w+)[ \t]*=[ \t]*0[xX][fF]{8}\w*)"
 )
 
 SEVERITY = {
@@ -41,7 +41,7 @@ _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
     ("inline_asm", ("asm",), (r"(?:__asm__|__asm|asm)[ \t]*(?:volatile\b|__volatile__\b)?[ \t]*\(")),
     ("ballot_32bit", ("__popc",), (r"__popc[ \t]*\([ \t]*__ballot")),
     ("warp_size_32", ("WARP",), (r"#[ \t]*define[ \t]+\w*WARP\w*[ \t]+\(?32\b")),
-    ("warp_size_32", ("__shfl",), (r"__shfl\w*\([^;]*,[ \t]*32[ \t]*\)")),
+    ("warp_size_32", ("__shfl",), (r"__shfl\w*\([^;\n]{0,240}?,[ \t]*32[ \t]*\)")),
     ("launch_bounds", ("__launch_bounds__",), (r"__launch_bounds__[ \t]*\(")),
     ("occupancy", ("Occupancy", "CacheConfig", "SharedMemConfig"), (
         r"(?:cudaOccupancy\w+|cuOccupancy\w+|hipOccupancy\w+|hipModuleOccupancy\w+"
@@ -72,7 +72,8 @@ _ANCHORED: list[tuple[str, tuple[str, ...], re.Pattern, re.Pattern]] = [
 ]
 
 # A shuffle-reduction loop that starts at offset 16 assumes 32 lanes (a 64-wide wavefront needs 32).
-_SHFL_LOOP = re.compile(r"for[ \t]*\([^;]*=[ \t]*16[ \t]*;[^;]*;[^)]*(?:/=[ \t]*2|>>=[ \t]*1)[ \t]*\)")
+_SHFL_LOOP = re.compile(
+    r"for[ \t]*\([^;\n]{0,80}=[ \t]*16[ \t]*;[^;\n]{0,80};[^)\n]{0,80}(?:/=[ \t]*2|>>=[ \t]*1)[ \t]*\)")
 
 
 class Finding(NamedTuple):

@@ -182,43 +182,26 @@ def _next_code_pos(masked: str, pos: int) -> int:
     return pos
 
 
-_OPEN = {"(": ")", "[": "]", "{": "}"}
-_CLOSE = {")", "]", "}"}
 
 
-def call_args(masked: str, pos: int) -> tuple[list[tuple[int, int]], int] | None:
+def call_args(lexed: Lexed, pos: int) -> tuple[list[tuple[int, int]], int] | None:
     """Argument spans (stripped) of a call whose name ends at pos, and the offset of its ')'.
 
-    None when no '(' follows or the parentheses never close. Brackets inside comments and literals are already
-    blanked in `masked`.
+    None when no '(' follows or the parenthesis never closes. Brackets inside comments and literals are already
+    blanked in the masked text; the bracket structure is computed once per text (Lexed.brackets).
     """
+    masked = lexed.masked
     p = _next_code_pos(masked, pos)
     if p >= len(masked) or masked[p] != "(":
         return None
-    depth = 0
-    spans: list[tuple[int, int]] = []
-    start = p + 1
-    n = len(masked)
-    i = p
-    while i < n:
-        c = masked[i]
-        if c in _OPEN:
-            depth += 1
-        elif c in _CLOSE:
-            depth -= 1
-            if depth == 0:
-                spans.append((start, i))
-                break
-        elif c == "," and depth == 1:
-            spans.append((start, i))
-            start = i + 1
-        elif c == ";" and depth <= 1:
-            return None
-        i += 1
-    else:
+    match, commas = lexed.brackets()
+    close = match.get(p)
+    if close is None or masked[close] != ")":
         return None
+    cuts = [p, *commas.get(p, ()), close]
     stripped = []
-    for s, e in spans:
+    for k in range(len(cuts) - 1):
+        s, e = cuts[k] + 1, cuts[k + 1]
         while s < e and masked[s] in " \t\r\n":
             s += 1
         while e > s and masked[e - 1] in " \t\r\n":
@@ -226,7 +209,7 @@ def call_args(masked: str, pos: int) -> tuple[list[tuple[int, int]], int] | None
         stripped.append((s, e))
     if len(stripped) == 1 and stripped[0][0] == stripped[0][1]:
         stripped = []  # f()
-    return stripped, i
+    return stripped, close
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -277,11 +260,11 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
         if hip and (not exp or opts.experimental):
             status = CONVERTED
             if name in OVERLOADS:
-                args = call_args(lexed.masked, end)
+                args = call_args(lexed, end)
                 if args is not None:
                     hip = OVERLOADS[name].get(len(args[0]), hip)
             if name in SYMBOL_ARGS:
-                args = call_args(lexed.masked, end)
+                args = call_args(lexed, end)
                 k = SYMBOL_ARGS[name]
                 if args is not None and len(args[0]) > k:
                     s, e = args[0][k]
@@ -289,7 +272,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
                         edits.append((s, s, "HIP_SYMBOL("))
                         edits.append((e, e, ")"))
             if opts.miopen and name in MIOPEN_ARGS and f[2] == "MIOpen":
-                args = call_args(lexed.masked, end)
+                args = call_args(lexed, end)
                 arity, reorder = MIOPEN_ARGS[name]
                 if args is not None and (arity is None or len(args[0]) == arity):
                     regroups.append((args[0], reorder))
