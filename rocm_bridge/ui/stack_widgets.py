@@ -93,12 +93,9 @@ def build_figure(
     }
     for side in stack.SIDES:
         comps = [stack.component(c) for layer in layers if (c := layer.component_id(side))]
+        look_of = {c.id: "selected" if c.id == selected else ("path" if c.id in on_path else "plain") for c in comps}
         for look, marker in looks.items():
-
-            def _look(c: stack.Component) -> str:
-                return "selected" if c.id == selected else ("path" if c.id in on_path else "plain")
-
-            group = [c for c in comps if _look(c) == look]
+            group = [c for c in comps if look_of[c.id] == look]
             if not group:
                 continue
             fig.add_trace(
