@@ -291,6 +291,7 @@ PATHOLOGICAL = {
     "shuffles without semicolons": "__shfl_down_sync(" * 5000,
     "open comments": "/*" * 20000,
     "quotes": '"' * 20000 + "'" * 20000,
+    "many reordered cuDNN calls": "cudnnConvolutionForward(h, &a, xd, x, wd, w, cd, al, ws, n, &b, yd, y);\n" * 3000,
 }
 
 
@@ -305,5 +306,7 @@ def test_pathological_input_is_handled_without_changes_outside_code(name):
         assert result.output == text and result.notes[0][0] == "hipify.note.unterminated_string"
     if name == "unclosed launches":
         assert len(result.launches) == 5000 and not any(x.rewritten for x in result.launches)
+    if name == "many reordered cuDNN calls":
+        assert result.output.count("miopenConvolutionForward(h, &a, xd, x, wd, w, cd, al, &b, yd, y, ws, n);") == 3000
     if name == "unclosed symbol calls":
         assert "HIP_SYMBOL" not in result.output and result.output.count("hipMemcpyToSymbol(") == 5000

@@ -18,6 +18,7 @@ Every reference found is recorded for the report (rocm_bridge.hipify.report).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
@@ -283,29 +284,37 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
             hip = ""
         refs.append(Reference(start, line, col, name, hip, f[3], f[5], f[2], status,
                               f[7], f[8], f[10], f[11], exp))
-    for spans, reorder in regroups:
-        edits = _regroup(text, edits, spans, reorder)
+    if regroups:
+        edits = _regroup_all(text, edits, regroups)
     return edits
 
 
-def _regroup(text: str, edits: list[tuple[int, int, str]], spans: list[tuple[int, int]], reorder) -> list:
-    """Replace the argument list spanning `spans` by reorder(argument texts), renames inside them applied."""
-    lo, hi = spans[0][0], spans[-1][1]
-    inner = sorted((e for e in edits if lo <= e[0] and e[1] <= hi), key=lambda e: (e[0], e[1]))
-    texts = []
-    for s, e in spans:
-        texts.append(_apply(text[s:e], [(a - s, b - s, r) for a, b, r in inner if s <= a and b <= e]))
-    new = reorder(texts)
-    # keep the original separators when the count is unchanged (layout, newlines); else join with ", "
-    if len(new) == len(texts):
-        seps = [text[spans[i][1]:spans[i + 1][0]] for i in range(len(spans) - 1)]
-        body = new[0] + "".join(sep + arg for sep, arg in zip(seps, new[1:], strict=True))
-    else:
-        body = ", ".join(new)
-        body += "\n" * max(text.count("\n", lo, hi) - body.count("\n"), 0)
-    kept = [e for e in edits if not (lo <= e[0] and e[1] <= hi)]
-    kept.append((lo, hi, body))
-    return kept
+def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -> list[tuple[int, int, str]]:
+    """Replace each reordered argument list by reorder(argument texts), with the renames inside it applied.
+
+    Edits are sorted once and found by bisection, so thousands of such calls stay linear."""
+    edits.sort(key=lambda e: (e[0], e[1]))
+    starts = [e[0] for e in edits]
+    dropped: set[int] = set()
+    added: list[tuple[int, int, str]] = []
+    for spans, reorder in regroups:
+        lo, hi = spans[0][0], spans[-1][1]
+        first, last = bisect_left(starts, lo), bisect_right(starts, hi)
+        inner = [(k, edits[k]) for k in range(first, last) if edits[k][1] <= hi and k not in dropped]
+        texts = []
+        for s, e in spans:
+            texts.append(_apply(text[s:e], [(a - s, b - s, r) for _k, (a, b, r) in inner if s <= a and b <= e]))
+        new = reorder(texts)
+        # keep the original separators when the count is unchanged (layout, newlines); else join with ", "
+        if len(new) == len(texts):
+            seps = [text[spans[i][1]:spans[i + 1][0]] for i in range(len(spans) - 1)]
+            body = new[0] + "".join(sep + arg for sep, arg in zip(seps, new[1:], strict=True))
+        else:
+            body = ", ".join(new)
+            body += "\n" * max(text.count("\n", lo, hi) - body.count("\n"), 0)
+        dropped.update(k for k, _ in inner)
+        added.append((lo, hi, body))
+    return [e for k, e in enumerate(edits) if k not in dropped] + added
 
 
 def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -> list[tuple[int, int, str]]:
