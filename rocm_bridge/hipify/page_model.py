@@ -54,7 +54,7 @@ def load_upload(name: str, data: bytes, max_bytes: int = PAGE_MAX_BYTES) -> list
     return [SourceFile(PurePosixPath(name).name, decoded.text, decoded.bad_utf8_at)]
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def lint_cached(text: str) -> tuple[Finding, ...]:
     return tuple(lint(text))
 

@@ -400,7 +400,7 @@ def translate(text: str, options: Options | None = None) -> Result:
     return result
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def translate_cached(text: str, options: Options) -> Result:
     """translate() memoised on (text, options): the page re-renders the same input many times."""
     return translate(text, options)

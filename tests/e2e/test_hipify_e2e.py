@@ -32,3 +32,19 @@ def test_pick_an_example_and_see_hip(app_server, page):
     assert "hp_ex=cublas_sgemm" in page.url
     assert page.locator(EXCEPTION).count() == 0
     screenshot(page, "hipify-cublas")
+
+
+def test_typing_in_the_editor_updates_the_hip_pane(app_server, page):
+    page.goto(f"{app_server}/hipify?lang=en")
+    wait_for_app(page, 60_000)
+    frame = page.frame_locator('iframe[title*="code_editor"]').first
+    frame.locator(".ace_editor").wait_for(timeout=30_000)
+    frame.locator(".ace_content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nvoid extra() { cudaDeviceSynchronize(); }\n")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"stCode\"]')]"
+        ".some(e => e.innerText.includes('void extra() { hipDeviceSynchronize(); }'))",
+        timeout=30_000,
+    )
+    assert page.locator(EXCEPTION).count() == 0
