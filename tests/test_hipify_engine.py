@@ -310,3 +310,8 @@ def test_pathological_input_is_handled_without_changes_outside_code(name):
         assert result.output.count("miopenConvolutionForward(h, &a, xd, x, wd, w, cd, al, &b, yd, y, ws, n);") == 3000
     if name == "unclosed symbol calls":
         assert "HIP_SYMBOL" not in result.output and result.output.count("hipMemcpyToSymbol(") == 5000
+
+
+def test_lint_flags_cuda_arch_and_version_guards():
+    src = "#if __CUDA_ARCH__ >= 700\n__device__ void f();\n#endif\n#if CUDART_VERSION >= 11000\n#endif\n// __CUDA_ARCH__\n"
+    assert [(f.rule, f.line) for f in lint(src)] == [("cuda_arch", 1), ("cuda_arch", 4)]

@@ -32,6 +32,7 @@ SEVERITY = {
     "ballot_32bit": "error",
     "warp_size_32": "warning",
     "launch_bounds": "warning",
+    "cuda_arch": "warning",
     "occupancy": "info",
     "managed_memory": "info",
 }
@@ -43,6 +44,8 @@ _PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
     ("warp_size_32", ("WARP",), (r"#[ \t]*define[ \t]+\w*WARP\w*[ \t]+\(?32\b")),
     ("warp_size_32", ("__shfl",), (r"__shfl\w*\([^;\n]{0,240}?,[ \t]*32[ \t]*\)")),
     ("launch_bounds", ("__launch_bounds__",), (r"__launch_bounds__[ \t]*\(")),
+    ("cuda_arch", ("__CUDA_ARCH__", "CUDART_VERSION", "CUDA_VERSION"),
+     (r"(?:__CUDA_ARCH__|CUDART_VERSION|CUDA_VERSION)\b")),
     ("occupancy", ("Occupancy", "CacheConfig", "SharedMemConfig"), (
         r"(?:cudaOccupancy\w+|cuOccupancy\w+|hipOccupancy\w+|hipModuleOccupancy\w+"
         r"|(?:cuda|hip)(?:Func|Device)Set(?:CacheConfig|SharedMemConfig))\b")),
