@@ -5,6 +5,7 @@ from __future__ import annotations
 VENDOR_COLORS: dict[str, str] = {
     "AMD": "#ED1C24",  # AMD red
     "NVIDIA": "#76B900",  # NVIDIA green
+    "HIP": "#5B5EA6",  # the portable layer between the two stacks
     "HOST": "#1F77B4",  # "your machine"
     "RECORDED": "#9467BD",  # recorded results shipped with the app
     "CPU": "#7F7F7F",

@@ -38,9 +38,10 @@ def show_error(err: RocmBridgeError) -> None:
 
 
 def source_note(*sources: str) -> None:
-    """A small source line under a figure or table. Sources are our data's text: shown as Markdown text only."""
+    """A small source line under a figure or table, shown literally (data text like __HIP_PLATFORM_NVIDIA__
+    must not turn bold)."""
     if sources:
-        st.caption(f"{tr('common.source')}: " + " · ".join(sources))
+        st.caption(f"{tr('common.source')}: " + " · ".join(md_escape(s) for s in sources))
 
 
 def formula_card(formula_id: str) -> None:

@@ -36,7 +36,7 @@ def parse_flag(text: str) -> bool:
 
 def side_color(side: str) -> str:
     vendor = stack.VENDOR_OF_SIDE[side]
-    return style.VENDOR_COLORS.get(vendor, "#5B5EA6")  # HIP: a neutral violet unless style defines one
+    return style.VENDOR_COLORS[vendor]
 
 
 def md(text: str) -> str:

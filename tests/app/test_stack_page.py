@@ -8,6 +8,7 @@ import pytest
 
 from rocm_bridge import i18n, stack
 from rocm_bridge.data import data_path
+from rocm_bridge.text import md_escape
 from tests.app import plotly_spec as ps
 
 PAGE = "views/stack.py"
@@ -59,7 +60,7 @@ def test_diagram_has_every_layer_side_by_side(app_test):
     assert blocks["hip.math-blas"]["name"] == "hipBLAS"
     assert blocks["cuda.hardware"]["y"] == 0  # bottom
     captions = [c.value for c in at.caption]
-    assert f"{i18n.t('common.source', 'en')}: data/stack_equivalents.csv" in captions
+    assert f"{i18n.t('common.source', 'en')}: {md_escape('data/stack_equivalents.csv')}" in captions
 
 
 def test_selecting_a_component_shows_its_twin_portable_layer_and_sources(app_test):
@@ -167,7 +168,7 @@ def test_terminology_table_and_api_count_chart(app_test):
         c = counts[name.split(" (")[0]]
         assert (n_cuda, n_hip, n_roc) == (c.cuda_names, c.with_hip, c.with_roc)
     assert ps.decode(cuda["x"])[labels.index("cuBLAS (blas)")] == 1473  # hipify_mappings.SOURCE.md
-    assert any(stack.API_COUNT_SOURCE in c.value for c in at.caption)
+    assert any(md_escape(stack.API_COUNT_SOURCE) in c.value for c in at.caption)
 
 
 def test_chapter_one_embeds_the_compact_explorer(app_test):
