@@ -315,3 +315,16 @@ def test_pathological_input_is_handled_without_changes_outside_code(name):
 def test_lint_flags_cuda_arch_and_version_guards():
     src = "#if __CUDA_ARCH__ >= 700\n__device__ void f();\n#endif\n#if CUDART_VERSION >= 11000\n#endif\n// __CUDA_ARCH__\n"
     assert [(f.rule, f.line) for f in lint(src)] == [("cuda_arch", 1), ("cuda_arch", 4)]
+
+
+@pytest.mark.parametrize(
+    "src",
+    ['"open\\\ncudaMalloc"str cudaMemcpy"', "/* a\nb */ #include <cstdio>\n__global__ void k();\n",
+     "x; /* a\nb */ cudaFree(p);\n"],
+)
+def test_added_include_never_lands_inside_a_comment_or_string(src):
+    # found by the fuzz test: the line after a backslash-continued string is still inside the string
+    out = translate(src).output
+    assert out == "#include <hip/hip_runtime.h>\n" + src.replace("cudaMemcpy", "hipMemcpy").replace(
+        "cudaFree", "hipFree")
+    assert translate(out).output == out

@@ -100,10 +100,10 @@ def _args(lexed: Lexed, pos: int) -> tuple[int, int] | None:
         pos += 1
     if pos >= n or masked[pos] != "(":
         return None
-    close = lexed.brackets()[0].get(pos)
-    if close is None or masked[close] != ")":
+    group = lexed.group(pos)
+    if group is None or masked[group[0]] != ")":
         return None
-    return pos, close
+    return pos, group[0]
 
 
 def _is_dim3(expr: str) -> bool:

@@ -28,6 +28,8 @@ OPAQUE = re.compile(
 _NOT_NL = re.compile(r"[^\n]")
 IDENT = re.compile(r"[A-Za-z_]\w*")
 _BRACKETS = re.compile(r"[()\[\]{},]")
+_LOCAL_CHARS = 4096  # Lexed.group: how far the quick scan looks
+_LOCAL_TOKENS = 96  # ... and how many brackets and commas it reads before using the whole-text table
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _CHAR_PREFIXES = ("u8", "u", "U", "L")
 
@@ -47,6 +49,48 @@ class Lexed:
         self._line_starts: list[int] | None = None
         self._masked: str | None = None
         self._brackets: tuple[dict[int, int], dict[int, list[int]]] | None = None
+
+    def inside_opaque(self, pos: int) -> tuple[int, int] | None:
+        """The comment or literal span that strictly contains pos (pos > its start), or None."""
+        i = bisect_right(self.opaque, (pos, float("inf"))) - 1
+        if i >= 0:
+            start, end, _kind = self.opaque[i]
+            if start < pos < end:
+                return start, end
+        return None
+
+    def safe_line_start(self, pos: int) -> int:
+        """pos, or the start of an earlier line, such that a line inserted there is not inside a comment or a
+        literal (a multi-line comment, or a string continued with a backslash)."""
+        while True:
+            span = self.inside_opaque(pos)
+            if span is None:
+                return pos
+            pos = self.text.rfind("\n", 0, span[0]) + 1
+
+    def group(self, open_pos: int) -> tuple[int, list[int]] | None:
+        """(close offset, offsets of the commas directly inside) for the bracket at open_pos, or None if it
+        never closes. A short local scan answers the usual case; long or unclosed groups fall back to the
+        whole-text table, built once, so pathological input stays linear."""
+        masked = self.masked
+        depth = 0
+        commas: list[int] = []
+        for k, m in enumerate(_BRACKETS.finditer(masked, open_pos, open_pos + _LOCAL_CHARS)):
+            if k > _LOCAL_TOKENS:
+                break
+            c = m.group()
+            if c in "([{":
+                depth += 1
+            elif c == ",":
+                if depth == 1:
+                    commas.append(m.start())
+            else:
+                depth -= 1
+                if depth == 0:
+                    return m.start(), commas
+        match, all_commas = self.brackets()
+        close = match.get(open_pos)
+        return None if close is None else (close, all_commas.get(open_pos, []))
 
     def brackets(self) -> tuple[dict[int, int], dict[int, list[int]]]:
         """Bracket structure of the code, computed once: ({open offset: close offset}, {open offset: offsets of

@@ -195,11 +195,11 @@ def call_args(lexed: Lexed, pos: int) -> tuple[list[tuple[int, int]], int] | Non
     p = _next_code_pos(masked, pos)
     if p >= len(masked) or masked[p] != "(":
         return None
-    match, commas = lexed.brackets()
-    close = match.get(p)
-    if close is None or masked[close] != ")":
+    group = lexed.group(p)
+    if group is None or masked[group[0]] != ")":
         return None
-    cuts = [p, *commas.get(p, ()), close]
+    close = group[0]
+    cuts = [p, *group[1], close]
     stripped = []
     for k in range(len(cuts) - 1):
         s, e = cuts[k] + 1, cuts[k + 1]
@@ -356,6 +356,7 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
             pos = text.rfind("\n", 0, pos) + 1
             # keep a header guard's '#pragma once' / '#ifndef X' '#define X' above the include
             pos = _after_guard(text, pos)
+        pos = lexed.safe_line_start(pos)
         edits.append((pos, pos, f"#include <{hdr.HIP_RUNTIME}>\n"))
         result.headers.append(HeaderChange(lexed.line_of(pos), "", hdr.HIP_RUNTIME, "added"))
     return edits
