@@ -1,4 +1,4 @@
-"""PyTorch and JAX paths, where they are installed (they are not in CI: these skip with the reason).
+"""PyTorch and JAX paths (CPU builds come with requirements-dev.txt; on a machine without them these skip).
 On a GPU machine this runs the same tiny suite there."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ TINY = SuiteOptions(small=True, budget_s=120, repeats=2, warmup=1, min_sample_s=
 
 @pytest.mark.parametrize("name", ["torch", "jax"])
 def test_framework_env_check_and_tiny_suite(name):
-    pytest.importorskip(name, reason=f"{name} is not installed here (optional backend, not in CI)")
+    pytest.importorskip(name, reason=f"{name} is not installed here (pip install -r requirements-dev.txt brings its CPU build)")
     backend = get_backend(name)
     check = backend.env_check()
     assert check["ok"]
