@@ -328,3 +328,10 @@ def test_added_include_never_lands_inside_a_comment_or_string(src):
     assert out == "#include <hip/hip_runtime.h>\n" + src.replace("cudaMemcpy", "hipMemcpy").replace(
         "cudaFree", "hipFree")
     assert translate(out).output == out
+
+
+def test_crlf_files_keep_their_line_endings():
+    src = "#include <cuda_runtime.h>\r\n__global__ void k();\r\ncudaFree(p);\r\n"
+    assert translate(src).output == "#include <hip/hip_runtime.h>\r\n__global__ void k();\r\nhipFree(p);\r\n"
+    src = "__global__ void k();\r\n"
+    assert translate(src).output == "#include <hip/hip_runtime.h>\r\n__global__ void k();\r\n"

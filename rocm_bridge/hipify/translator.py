@@ -357,7 +357,8 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
             # keep a header guard's '#pragma once' / '#ifndef X' '#define X' above the include
             pos = _after_guard(text, pos)
         pos = lexed.safe_line_start(pos)
-        edits.append((pos, pos, f"#include <{hdr.HIP_RUNTIME}>\n"))
+        newline = "\r\n" if "\r\n" in text[:65536] else "\n"  # keep the file's line endings
+        edits.append((pos, pos, f"#include <{hdr.HIP_RUNTIME}>{newline}"))
         result.headers.append(HeaderChange(lexed.line_of(pos), "", hdr.HIP_RUNTIME, "added"))
     return edits
 
