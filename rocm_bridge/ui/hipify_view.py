@@ -19,6 +19,11 @@ OPTION_KEYS = (("hp_roc", "--roc", "opt_roc"), ("hp_miopen", "--miopen", "opt_mi
                ("hp_exp", "--experimental", "opt_experimental"),
                ("hp_launch", "--hip-kernel-execution-syntax", "opt_launch"))
 PANE_HEIGHT = 520
+
+
+def pane_height(text: str) -> int | str:
+    """Fixed height for long code (scrolls), natural height for short snippets."""
+    return PANE_HEIGHT if text.count("\n") > 24 else "content"
 CODE_KEY, LOADED_KEY, VERSION_KEY, PLAIN_KEY, TEXT_KEY = "hp_code", "hp_loaded", "hp_ver", "hp_plain", "hp_text"
 
 
@@ -104,7 +109,7 @@ def editor() -> str:
 def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
     """CUDA editor on the left, HIP on the right (single file); a project gets a file picker instead."""
     if len(files) > 1:
-        with st.status(tr("hipify.page.project", n=len(files)), expanded=False):
+        with st.status(tr("hipify.page.translating", n=len(files)), expanded=False):
             return pm.translate_files(files, opts)
     left, right = st.columns(2)
     with left:
@@ -112,7 +117,7 @@ def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
     results = pm.translate_files([pm.SourceFile(files[0].path, code)], opts)
     with right:
         st.caption(tr("hipify.page.hip_pane"))
-        st.code(results[0].result.output, language="cpp", line_numbers=True, height=PANE_HEIGHT)
+        st.code(results[0].result.output, language="cpp", line_numbers=True, height=pane_height(code))
         downloads(results)
     return results
 

@@ -48,3 +48,35 @@ def test_typing_in_the_editor_updates_the_hip_pane(app_server, page):
         timeout=30_000,
     )
     assert page.locator(EXCEPTION).count() == 0
+
+
+def _zip(tmp_path, name: str, members: dict[str, str]):
+    import zipfile
+
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w") as z:
+        for member, text in members.items():
+            z.writestr(member, text)
+    return path
+
+
+def test_upload_a_zip_project_and_refuse_a_traversal(app_server, page, tmp_path):
+    project = _zip(tmp_path, "proj.zip", {
+        "proj/src/main.cu": "#include <cuda_runtime.h>\nint main() { int* d; cudaMalloc(&d, 4); cudaFree(d); }\n",
+        "proj/include/util.cuh": "#include <cublas_v2.h>\ncublasHandle_t h;\n",
+        "proj/README.md": "not a source",
+    })
+    evil = _zip(tmp_path, "evil.zip", {"../evil.cu": "int x;"})
+    page.goto(f"{app_server}/hipify?lang=en")
+    wait_for_app(page, 60_000)
+    page.locator('input[type="file"]').set_input_files(str(project))
+    page.wait_for_function("() => document.body.innerText.includes('Project: 2 source files')", timeout=30_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"stCode\"]')].some(e => e.innerText.includes('hipFree(d)'))",
+        timeout=30_000,
+    )
+    assert page.get_by_text("Download the translated project (.zip)").count() == 1
+    page.locator('input[type="file"]').set_input_files(str(evil))
+    page.wait_for_function("() => document.body.innerText.includes('points outside the project folder')",
+                           timeout=30_000)
+    assert page.locator(EXCEPTION).count() == 0
