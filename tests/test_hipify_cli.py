@@ -133,3 +133,8 @@ def test_whole_process_imports_neither_pandas_nor_streamlit(tmp_path):
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert "HEAVY []" in out.stdout
     assert "hipMalloc" in out.stdout
+
+
+def test_version_names_the_table_revision(capsys):
+    code, out, _ = run_cli(["-version"], capsys)
+    assert code == 0 and "014177bc" in out

@@ -22,6 +22,7 @@ HELP = (
 )
 
 EXIT_OK, EXIT_IO, EXIT_USAGE = 0, 1, 2
+TABLE_REVISION = "ROCm/HIPIFY 014177bc2e434ce3e834aa4f3d0e2abb1efa9796 (see data/hipify_mappings.SOURCE.md)"
 
 # hipify-clang / hipify-perl options this tool knows but does not implement: refused, never ignored.
 NOT_IMPLEMENTED = (
@@ -68,6 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         dest="cuda_syntax", help="keep <<<...>>> launches (the default)")
     parser.add_argument("--no-lint", action="store_true", help="skip the portability lint")
     parser.add_argument("--lang", choices=("en", "zh"), help="language of the report (default: from LANG)")
+    parser.add_argument("--version", "-version", action="store_true",
+                        help="print the tool version and the HIPIFY revision of the mapping table")
     for option in NOT_IMPLEMENTED:
         parser.add_argument(option, action=_Refuse, dest=f"refuse_{option.strip('-').replace('-', '_')}",
                             help=argparse.SUPPRESS)
@@ -84,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
     from rocm_bridge.i18n import cli_lang
 
     lang = args.lang or cli_lang()
+    if args.version:
+        from rocm_bridge import __version__
+
+        print(f"rocm_bridge hipify {__version__}; mappings: data/hipify_mappings.csv from {TABLE_REVISION}")
+        return EXIT_OK
     if args.hipify_refused:
         err = UnsupportedOption(options=", ".join(args.hipify_refused))
         _say(f"error: {err.message(lang)}")
