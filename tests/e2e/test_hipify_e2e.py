@@ -40,6 +40,7 @@ def test_typing_in_the_editor_updates_the_hip_pane(app_server, page):
     frame = page.frame_locator('iframe[title*="code_editor"]').first
     frame.locator(".ace_editor").wait_for(timeout=30_000)
     frame.locator(".ace_content").click()
+    frame.locator(".ace_editor.ace_focus").wait_for(timeout=30_000)  # keys typed before focus would be lost
     page.keyboard.press("Control+End")
     page.keyboard.type("\nvoid extra() { cudaDeviceSynchronize(); }\n")
     page.wait_for_function(
