@@ -1,6 +1,7 @@
 """Golden cases: tests/hipify/cases/<name>.<ext> is CUDA input, <name>.hip the expected HIP output written and
 checked by hand, <name>.opts (optional) the command-line options to use. One case per API group and per
-feature, plus whole programs (the page's examples) in tests/hipify/programs/."""
+feature, plus whole programs: the page's examples (content/examples/cuda/) with their expected HIP in
+tests/hipify/programs/<name>.hip."""
 
 from __future__ import annotations
 
@@ -11,12 +12,32 @@ import pytest
 from rocm_bridge.hipify.translator import Options, translate
 
 HERE = Path(__file__).parent / "hipify"
-CASES = sorted(p for d in ("cases", "programs") for p in (HERE / d).iterdir() if p.suffix not in (".hip", ".opts"))
+EXAMPLES = Path(__file__).resolve().parent.parent / "content" / "examples" / "cuda"
+# program case -> (the page example it translates, hipify options)
+PROGRAMS: dict[str, tuple[str, list[str]]] = {
+    "vector_add": ("vector_add.cu", []),
+    "streams_events": ("streams_events.cu", []),
+    "cudnn_conv": ("cudnn_conv.cu", []),
+    "cudnn_conv_miopen": ("cudnn_conv.cu", ["--miopen"]),
+    "tiled_gemm_launch": ("tiled_gemm.cu", ["--hip-kernel-execution-syntax"]),
+}
+CASES = sorted(p for p in (HERE / "cases").iterdir() if p.suffix not in (".hip", ".opts")) + [
+    HERE / "programs" / f"{name}.cu" for name in PROGRAMS
+]
+
+
+def source_of(case: Path) -> str:
+    if case.parent.name == "programs":
+        return (EXAMPLES / PROGRAMS[case.stem][0]).read_text(encoding="utf-8")
+    return case.read_text(encoding="utf-8")
 
 
 def options_for(case: Path) -> Options:
-    opts = case.with_suffix(".opts")
-    flags = opts.read_text().split() if opts.exists() else []
+    if case.parent.name == "programs":
+        flags = PROGRAMS[case.stem][1]
+    else:
+        opts = case.with_suffix(".opts")
+        flags = opts.read_text().split() if opts.exists() else []
     return Options(
         roc="--roc" in flags,
         miopen="--miopen" in flags,
@@ -28,7 +49,7 @@ def options_for(case: Path) -> Options:
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_golden(case: Path):
     expected = case.with_suffix(".hip").read_text(encoding="utf-8")
-    result = translate(case.read_text(encoding="utf-8"), options_for(case))
+    result = translate(source_of(case), options_for(case))
     assert result.output == expected
     # translating the output again changes nothing
     assert translate(result.output, options_for(case)).output == result.output
@@ -37,7 +58,7 @@ def test_golden(case: Path):
 def test_every_api_group_has_a_case():
     groups = set()
     for case in CASES:
-        groups |= {r.api_group for r in translate(case.read_text(), options_for(case)).converted}
+        groups |= {r.api_group for r in translate(source_of(case), options_for(case)).converted}
     assert {"runtime", "driver", "complex", "device", "rtc", "blas", "sparse", "solver", "rand", "fft", "dnn",
             "cub"} <= groups
 
