@@ -152,13 +152,24 @@ class Backend:
         """One optimizer step of a small MLP; returns (step, precision label)."""
         raise NotImplementedError
 
-    def make_pipeline(self, n_batches: int, batch: int, features: int, prefetch: bool) -> Callable[[], int]:
-        """Consume n_batches from an input pipeline (each fed to a small device step); returns items seen."""
+    def _pipeline_step(self, features: int) -> Callable[[np.ndarray], object]:
+        """The small device step that consumes one host batch (copy to the device, a matmul, a reduction)."""
         raise NotImplementedError
+
+    def make_pipeline(self, n_batches: int, batch: int, features: int, prefetch: bool) -> Callable[[], int]:
+        """Consume n_batches from an input pipeline (each fed to a small device step); returns items seen.
+        This is the plain-Python pipeline (a producer thread when prefetching); TensorFlow overrides it with tf.data."""
+        consume = self._pipeline_step(features)
+        return lambda: thread_pipeline(
+            lambda r: host_batch(r, batch, features), consume, self.sync, n_batches, prefetch
+        )
 
     def make_pipeline_parts(self, batch: int, features: int) -> tuple[Callable[[], object], Callable[[], object]]:
         """(produce one batch on the host, run the device step on a ready batch): the formula's two terms."""
-        raise NotImplementedError
+        rng = np.random.default_rng(0)
+        consume = self._pipeline_step(features)
+        ready = host_batch(rng, batch, features)
+        return (lambda: host_batch(rng, batch, features)), (lambda: consume(ready))
 
     def consistency(self) -> list[dict]:
         """The same ops on CPU and on the benchmark device; rows of compare() plus op and device."""

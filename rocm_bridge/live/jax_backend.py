@@ -21,8 +21,6 @@ from rocm_bridge.live.base import (
     consistency_inputs,
     cpu_name,
     fusion_chain,
-    host_batch,
-    thread_pipeline,
 )
 
 
@@ -250,18 +248,6 @@ class JaxBackend(Backend):
             return x
 
         return lambda x_host: step(jax.device_put(x_host, self.dev))
-
-    def make_pipeline(self, n_batches: int, batch: int, features: int, prefetch: bool):
-        consume = self._pipeline_step(features)
-        return lambda: thread_pipeline(
-            lambda r: host_batch(r, batch, features), consume, self.sync, n_batches, prefetch
-        )
-
-    def make_pipeline_parts(self, batch: int, features: int):
-        rng = np.random.default_rng(0)
-        consume = self._pipeline_step(features)
-        ready = host_batch(rng, batch, features)
-        return (lambda: host_batch(rng, batch, features)), (lambda: consume(ready))
 
     def consistency(self) -> list[dict]:
         jax, jnp = self.jax, self.jnp

@@ -17,8 +17,6 @@ from rocm_bridge.live.base import (
     consistency_inputs,
     cpu_name,
     fusion_chain,
-    host_batch,
-    thread_pipeline,
 )
 
 _PRECISION = {"fp32": "highest", "tf32": "high"}
@@ -228,18 +226,6 @@ class TorchBackend(Backend):
             return x
 
         return consume
-
-    def make_pipeline(self, n_batches: int, batch: int, features: int, prefetch: bool):
-        consume = self._pipeline_step(features)
-        return lambda: thread_pipeline(
-            lambda r: host_batch(r, batch, features), consume, self.sync, n_batches, prefetch
-        )
-
-    def make_pipeline_parts(self, batch: int, features: int):
-        rng = np.random.default_rng(0)
-        consume = self._pipeline_step(features)
-        ready = host_batch(rng, batch, features)
-        return (lambda: host_batch(rng, batch, features)), (lambda: consume(ready))
 
     def consistency(self) -> list[dict]:
         t = self.torch
