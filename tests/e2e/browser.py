@@ -11,7 +11,7 @@ EXCEPTION = '[data-testid="stException"]'
 def wait_for_app(page, timeout_ms: int = 30_000) -> None:
     """Wait until Streamlit has rendered a page title and finished running the script."""
     page.wait_for_selector("h1", timeout=timeout_ms)
-    page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=timeout_ms)
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms)
 
 
 def screenshot(page, name: str) -> Path:
