@@ -9,11 +9,13 @@ import streamlit as st
 from rocm_bridge.pages import GROUPS, PAGES
 from rocm_bridge.ui import tr
 from rocm_bridge.ui.language import init_language
+from rocm_bridge.ui.runtime import keep_keras_state
 
 ROOT = Path(__file__).parent
 
 
 def main() -> None:
+    keep_keras_state()  # else every rerun pays ~0.4 s once a page has imported TensorFlow (ui/runtime.py)
     st.set_page_config(page_title="ROCm Bridge", page_icon=":material/swap_horiz:", layout="wide")
     init_language()
     sections = {
