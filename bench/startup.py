@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
 import statistics
 import sys
 import time
@@ -23,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rocm_bridge.pages import PAGES  # noqa: E402
 from rocm_bridge.serve import start_server, stop_server  # noqa: E402
 
+QUICKACK = hasattr(socket, "TCP_QUICKACK")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
 
@@ -57,6 +59,14 @@ async def _rerun_times(url: str, url_path: str, reruns: int) -> list[float]:
     from websockets.asyncio.client import connect  # a Streamlit dependency
 
     ws = await connect(url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"], max_size=None)
+    sock = ws.transport.get_extra_info("socket")
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def quickack() -> None:
+        # Linux delays ACKs up to 40 ms; with Nagle on the server side that adds a constant ~40 ms per rerun that
+        # is the loopback TCP stack, not the app. Ask for immediate ACKs before each read.
+        if QUICKACK:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
 
     async def rerun() -> float:
         msg = BackMsg()
@@ -65,6 +75,7 @@ async def _rerun_times(url: str, url_path: str, reruns: int) -> list[float]:
         t0 = time.perf_counter()
         await ws.send(msg.SerializeToString())
         while True:
+            quickack()
             raw = await asyncio.wait_for(ws.recv(), 60)
             fwd = ForwardMsg()
             fwd.ParseFromString(raw)
