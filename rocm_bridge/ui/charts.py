@@ -33,6 +33,26 @@ def house_layout(fig: Any, *, title: str, x_title: str | None = None, y_title: s
     return fig
 
 
+def reference_line(fig: Any, *, y: float | None = None, x: float | None = None, text: str | None = None,
+                   dash: str = "dash", color: str = "#555555") -> Any:
+    """A horizontal (y=) or vertical (x=) line across the plot, with an optional label at its end.
+
+    Appended to layout.shapes / annotations directly: fig.add_hline costs ~9 ms per call (it resolves subplots)."""
+    if (x is None) == (y is None):
+        raise ValueError("give exactly one of x or y")
+    line = {"dash": dash, "color": color, "width": 1.5}
+    if y is not None:
+        shape = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y, "line": line}
+        label = {"xref": "paper", "x": 1, "yref": "y", "y": y, "xanchor": "right", "yanchor": "bottom"}
+    else:
+        shape = {"type": "line", "yref": "paper", "y0": 0, "y1": 1, "xref": "x", "x0": x, "x1": x, "line": line}
+        label = {"yref": "paper", "y": 1, "xref": "x", "x": x, "xanchor": "left", "yanchor": "top"}
+    fig.layout.shapes += (shape,)
+    if text:
+        fig.layout.annotations += ({**label, "text": text, "showarrow": False},)
+    return fig
+
+
 def show_chart(fig: Any, source: str | list[str], *, key: str | None = None, **kwargs: Any) -> Any:
     """Render a Plotly figure (already titled, with units) and its source line."""
     result = st.plotly_chart(fig, config=style.PLOTLY_CONFIG, key=key, **kwargs)

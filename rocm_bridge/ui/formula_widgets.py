@@ -19,7 +19,7 @@ from rocm_bridge import formulas, i18n, measured, style
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, tr
-from rocm_bridge.ui.charts import house_layout, show_chart
+from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 from rocm_bridge.ui.state import push_url
 
 FORMULA_IDS: tuple[str, ...] = ("compatible", "per_op_time", "throughput", "coverage", "speedup")
@@ -320,7 +320,7 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
                              name=theirs, line={"dash": "dot", "color": style.VENDOR_COLORS["CPU"]}))
     fig.add_trace(go.Scatter(x=[batch], y=[value], mode="markers", name=tr("formula_lab.tp.your_batch"),
                              marker={"size": 12, "symbol": "diamond", "color": "black"}))
-    fig.add_hline(y=ceiling, line_dash="dash", annotation_text=tr("formula_lab.tp.ceiling", value=fl.fmt(ceiling)))
+    reference_line(fig, y=ceiling, text=tr("formula_lab.tp.ceiling", value=fl.fmt(ceiling)))
     fig.update_xaxes(type="log")
     sources = _preset_sources(hw) + [tr("formula_lab.tp.model_source")]
     show_chart(fig, sources, key=inp.key("tp_chart"))
@@ -446,8 +446,7 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
     fig2.add_trace(go.Scatter(x=[view.local_speedup], y=[view.speedup], mode="markers",
                               name=tr("formula_lab.sp.you"), marker={"size": 12, "symbol": "diamond", "color": "black"}))
     if view.ceiling != float("inf"):
-        fig2.add_hline(y=view.ceiling, line_dash="dash",
-                       annotation_text=tr("formula_lab.sp.ceiling", value=fl.fmt(view.ceiling)))
+        reference_line(fig2, y=view.ceiling, text=tr("formula_lab.sp.ceiling", value=fl.fmt(view.ceiling)))
     fig2.update_xaxes(type="log")
     show_chart(fig2, source, key=inp.key("sp_amdahl"))
 

@@ -14,7 +14,7 @@ from rocm_bridge import hardware as hw
 from rocm_bridge import measured, style
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.ui import show_error, source_note, tr
-from rocm_bridge.ui.charts import house_layout, show_chart
+from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 from rocm_bridge.ui.state import share_link, url_state
 
 GPUS_KEY, GCD_KEY, BASE_KEY, PREC_KEY = "hw_gpus", "hw_gcd", "hw_base", "hw_prec"
@@ -260,7 +260,7 @@ def measured_figure() -> go.Figure:
             hovertemplate="<b>%{y}</b>: %{x:.2f}x<br>%{customdata[0]}, %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
         )
     )
-    fig.add_vline(x=1.0, line_dash="dash", line_color="#555555")
+    reference_line(fig, x=1.0)
     house_layout(
         fig, title=tr("hardware.measured_chart"), x_title=tr("hardware.measured_x"), y_title=tr("hardware.measured_y")
     )

@@ -13,7 +13,7 @@ from rocm_bridge.live import BACKEND_LABELS, get_backend
 from rocm_bridge.live.results import recorded_results, software_summary, to_host_measurement
 from rocm_bridge.live.suite import BENCHMARKS, SuiteOptions, run_suite
 from rocm_bridge.ui import show_error, tr
-from rocm_bridge.ui.charts import house_layout, show_chart
+from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 
 RESULT_KEY = "lv_result"
 CHECK_KEY = "lv_check"
@@ -341,7 +341,7 @@ def _show_speedups(bench: dict, doc: dict, src: str) -> None:
     if len(shown) < 2:
         return
     fig = go.Figure(go.Bar(x=[x for x, _ in shown], y=[y for _, y in shown], marker_color=style.VENDOR_COLORS["HOST"]))
-    fig.add_hline(y=1.0, line_dash="dot")
+    reference_line(fig, y=1.0, dash="dot")
     house_layout(fig, title=tr("live.chart.speedups"), y_title=tr("live.axis.speedup"))
     show_chart(fig, src, key=f"lv_speed_{doc.get('file', 'live')}")
 
