@@ -7,6 +7,7 @@ selects a component; the selection, the traced op and the HIP-on-NVIDIA toggle l
 
 from __future__ import annotations
 
+import functools
 import re
 
 import plotly.graph_objects as go
@@ -14,7 +15,7 @@ import streamlit as st
 
 from rocm_bridge import stack, style
 from rocm_bridge.errors import InvalidInput
-from rocm_bridge.ui import show_error, source_note, tr
+from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
 from rocm_bridge.ui.state import push_url, share_link, url_state
 
@@ -61,6 +62,13 @@ def visible_layers(compact: bool, show_all: bool, extra: tuple[str, ...] = ()) -
         return list(stack.layers())
     wanted = set(stack.COMPACT_LAYERS) | set(extra)
     return [layer for layer in stack.layers() if layer.slug in wanted]
+
+
+@functools.lru_cache(maxsize=128)
+def _cached_figure(layer_slugs: tuple[str, ...], selected: str, trace_op: str, hip_nv: bool, lang_code: str) -> go.Figure:
+    """build_figure once per view and language: building the Plotly object is most of a rerun's cost, and
+    st.plotly_chart only reads the figure. lang_code is part of the key because the labels are translated."""
+    return build_figure([stack.layer(slug) for slug in layer_slugs], selected, trace_op, hip_nv)
 
 
 def path_edges(trace_op: str, hip_on_nvidia: bool) -> list[tuple[str, str]]:
@@ -322,7 +330,8 @@ def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
 
     try:
         extra = (stack.component(selected).layer,)
-        fig = build_figure(visible_layers(compact, show_all, extra), selected, trace_op, hip_nv)
+        layers = tuple(layer.slug for layer in visible_layers(compact, show_all, extra))
+        fig = _cached_figure(layers, selected, trace_op, hip_nv, lang())
     except InvalidInput as err:  # a stale session value; the URL value was validated by url_state
         show_error(err)
         return
