@@ -8,6 +8,7 @@ The computation is rocm_bridge.formula_lab / rocm_bridge.formulas; this module o
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -416,28 +417,36 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
         return
     st.latex(fl.latex_speedup(before, after, value))
     _metric("formula_lab.sp.result", fl.fmt(value))
-    fig = _figure(tr("formula_lab.sp.chart_title"), "", tr("formula_lab.sp.axis_time"))
     view = None
     try:
         view = fl.amdahl_view(before, after, part / 100.0)
     except InvalidInput as err:
         show_error(err)
-    labels = [tr("formula_lab.sp.before_bar"), tr("formula_lab.sp.after_bar")]
-    if view is not None:
-        fig.add_trace(go.Bar(x=labels, y=[view.untouched_s, view.untouched_s], name=tr("formula_lab.sp.untouched"),
-                             marker_color=style.VENDOR_COLORS["CPU"]))
-        fig.add_trace(go.Bar(x=labels, y=[view.part_before_s, view.part_after_s], name=tr("formula_lab.sp.optimised"),
-                             marker_color=style.VENDOR_COLORS["AMD"]))
-        fig.update_layout(barmode="stack")
-    else:
-        fig.add_trace(go.Bar(x=labels, y=[before, after], marker_color=style.VENDOR_COLORS["AMD"], showlegend=False))
+    bars, amdahl = _speedup_figures(before, after, part, view, lang())
     source = tr("formula_lab.sp.source")
-    show_chart(fig, source, key=inp.key("sp_bars"))
+    show_chart(bars, source, key=inp.key("sp_bars"))
     if view is None:
         return
     st.latex(fl.latex_amdahl(view))
     st.caption(tr("formula_lab.sp.amdahl_text", p=fl.fmt(part), local=fl.fmt(view.local_speedup),
                   ceiling=fl.fmt(view.ceiling)))
+    show_chart(amdahl, source, key=inp.key("sp_amdahl"))
+
+
+@functools.lru_cache(maxsize=256)
+def _speedup_figures(before: float, after: float, part: float, view: Any, lang_code: str) -> tuple[go.Figure, Any]:
+    """Before/after bars and the Amdahl curve, built once per input (building Plotly objects dominates a rerun;
+    st.plotly_chart only reads them). lang_code keys the cache because the labels are translated."""
+    fig = _figure(tr("formula_lab.sp.chart_title"), "", tr("formula_lab.sp.axis_time"))
+    labels = [tr("formula_lab.sp.before_bar"), tr("formula_lab.sp.after_bar")]
+    if view is None:
+        fig.add_trace(go.Bar(x=labels, y=[before, after], marker_color=style.VENDOR_COLORS["AMD"], showlegend=False))
+        return fig, None
+    fig.add_trace(go.Bar(x=labels, y=[view.untouched_s, view.untouched_s], name=tr("formula_lab.sp.untouched"),
+                         marker_color=style.VENDOR_COLORS["CPU"]))
+    fig.add_trace(go.Bar(x=labels, y=[view.part_before_s, view.part_after_s], name=tr("formula_lab.sp.optimised"),
+                         marker_color=style.VENDOR_COLORS["AMD"]))
+    fig.layout.barmode = "stack"
     curve = fl.amdahl_curve(view.fraction_optimised, fl.LOCAL_SPEEDUPS)
     fig2 = _figure(tr("formula_lab.sp.amdahl_title", p=fl.fmt(part)), tr("formula_lab.sp.axis_local"),
                    tr("formula_lab.sp.axis_whole"))
@@ -447,8 +456,8 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
                               name=tr("formula_lab.sp.you"), marker={"size": 12, "symbol": "diamond", "color": "black"}))
     if view.ceiling != float("inf"):
         reference_line(fig2, y=view.ceiling, text=tr("formula_lab.sp.ceiling", value=fl.fmt(view.ceiling)))
-    fig2.update_xaxes(type="log")
-    show_chart(fig2, source, key=inp.key("sp_amdahl"))
+    fig2.layout.xaxis.type = "log"
+    return fig, fig2
 
 
 _RENDERERS: dict[str, Callable[[_Inputs, bool], None]] = {
