@@ -14,7 +14,9 @@ def test_reruns_no_longer_clear_the_keras_session(monkeypatch):
     fake_plt = types.SimpleNamespace(close=lambda what: calls.append(f"plt:{what}"))
     monkeypatch.setitem(sys.modules, "keras", fake_keras)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", fake_plt)
-    monkeypatch.setattr(script_runner, "_clean_problem_modules", script_runner._clean_problem_modules)
+    # The app (imported by earlier tests) may have installed the fix already: start from Streamlit's own.
+    original = getattr(script_runner, "_streamlit_clean_problem_modules", script_runner._clean_problem_modules)
+    monkeypatch.setattr(script_runner, "_clean_problem_modules", original)
 
     script_runner._clean_problem_modules()
     assert calls == ["keras", "plt:all"]  # Streamlit's own behaviour, which the fix exists for

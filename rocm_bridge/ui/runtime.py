@@ -25,4 +25,6 @@ def keep_keras_state() -> None:
     """Stop Streamlit from clearing the Keras session after every rerun (idempotent)."""
     from streamlit.runtime.scriptrunner import script_runner
 
+    if not hasattr(script_runner, "_streamlit_clean_problem_modules"):  # keep Streamlit's own for reference
+        script_runner._streamlit_clean_problem_modules = script_runner._clean_problem_modules
     script_runner._clean_problem_modules = _clean_problem_modules_without_keras
