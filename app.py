@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from rocm_bridge.pages import GROUPS, PAGES
+from rocm_bridge.pages import DEFAULT_PAGE, GROUPS, PAGES
 from rocm_bridge.ui import tr
 from rocm_bridge.ui.language import init_language
 from rocm_bridge.ui.runtime import keep_keras_state
@@ -25,7 +25,7 @@ def main() -> None:
                 title=tr(spec.title_key),
                 icon=spec.icon,
                 url_path=spec.url_path,
-                default=spec.key == "home",
+                default=spec.key == DEFAULT_PAGE,
             )
             for spec in PAGES
             if spec.group == group

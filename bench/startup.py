@@ -113,8 +113,7 @@ def main() -> None:
         print("| page | median | p90 | max | target (course pages <= 50 ms) |")
         print("|---|---:|---:|---:|---|")
         for spec in pages:
-            name = "" if spec.key == "home" else spec.url_path  # the default page lives at the root URL
-            times = sorted(t * 1000 for t in asyncio.run(_rerun_times(url, name, args.reruns)))
+            times = sorted(t * 1000 for t in asyncio.run(_rerun_times(url, spec.route, args.reruns)))
             med = statistics.median(times)
             p90 = times[int(0.9 * (len(times) - 1))]
             course = spec.group == "learn"

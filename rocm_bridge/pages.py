@@ -14,6 +14,14 @@ class PageSpec:
     title_key: str
     url_path: str
 
+    @property
+    def route(self) -> str:
+        """The URL path the page is served at: st.navigation serves the default page (home) at the root."""
+        return "" if self.key == DEFAULT_PAGE else self.url_path
+
+
+DEFAULT_PAGE = "home"
+
 
 def _chapter(n: int, slug: str, icon: str) -> PageSpec:
     return PageSpec(f"ch{n}", f"views/ch{n}_{slug}.py", "learn", icon, f"chapters.ch{n}.title", f"ch{n}-{slug.replace('_', '-')}")

@@ -21,8 +21,10 @@ def test_first_click_after_fresh_start_takes_effect(fresh_server, page):
 def test_every_page_opens_without_exception(app_server, page, lang):
     problems = []
     for spec in PAGES:
-        page.goto(f"{app_server}/{spec.url_path}?lang={lang}")
+        page.goto(f"{app_server}/{spec.route}?lang={lang}")
         wait_for_app(page, 60_000)
+        if page.get_by_text("Page not found").count():
+            problems.append(f"{spec.key}: /{spec.route} is not a page")
         title = i18n.t("app.name" if spec.key == "home" else spec.title_key, lang)
         if page.locator(f"h1:has-text('{title}')").count() == 0:
             problems.append(f"{spec.key}: title {title!r} not shown")
@@ -37,3 +39,4 @@ def test_unknown_page_falls_back_to_home(app_server, page):
     wait_for_app(page)
     assert page.locator(EXCEPTION).count() == 0
     page.wait_for_selector(f"h1:has-text('{i18n.t('app.name', 'en')}')")
+    assert page.get_by_text("Page not found").count() == 1  # Streamlit's short notice, then the home page
