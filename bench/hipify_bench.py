@@ -100,13 +100,13 @@ def naive_setup(opts: Options) -> tuple[dict[str, str], re.Pattern]:
 
 
 def golden_accuracy() -> tuple[int, int, int]:
-    from tests.test_hipify_golden import CASES, options_for
+    from tests.test_hipify_golden import CASES, options_for, source_of
 
     engine = naive = 0
     for case in CASES:
         expected = case.with_suffix(".hip").read_text()
         opts = options_for(case)
-        src = case.read_text()
+        src = source_of(case)
         engine += translate(src, opts).output == expected
         table, pattern = naive_setup(opts)
         naive += naive_translate(src, table, pattern, opts.roc_groups) == expected
