@@ -11,7 +11,6 @@ from typing import Any
 
 __all__ = [
     "LANG_KEY",
-    "coming_soon",
     "formula_card",
     "lang",
     "page_header",

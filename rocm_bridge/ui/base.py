@@ -54,10 +54,6 @@ def formula_card(formula_id: str) -> None:
         st.markdown(f"| {tr('common.symbol')} | {tr('common.meaning')} |\n|---|---|\n{rows}")
 
 
-def coming_soon() -> None:
-    st.info(tr("common.coming_soon"), icon=":material/construction:")
-
-
 def page_header(title_key: str, caption_key: str | None = None) -> None:
     st.title(tr(title_key))
     if caption_key:
