@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from rocm_bridge.data import read_csv
+from rocm_bridge.hardware import gcd_count, parse_figure
 
 SPEC_FILE = "gpu_specs.csv"
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -56,13 +57,6 @@ def _model_key(model: str) -> str:
     return toks[0] if toks else ""
 
 
-def _float(text: str) -> float | None:
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return None
-
-
 def match_row(device_name: str, memory_total_bytes: int | None = None) -> dict | None:
     """The gpu_specs.csv row for this device name, or None when the table does not have it."""
     if not device_name:
@@ -80,13 +74,13 @@ def match_row(device_name: str, memory_total_bytes: int | None = None) -> dict |
     named_gb = next((int(t[:-2]) for t in dev_tokens if t.endswith("gb") and t[:-2].isdigit()), None)
     if named_gb is not None:
         # "A100-PCIE-40GB" is not the 80 GB row: a memory size in the name must agree with the table.
-        candidates = [r for r in candidates if _float(r["memory_gb"]) in (None, float(named_gb))]
+        candidates = [r for r in candidates if parse_figure(r["memory_gb"]) in (None, float(named_gb))]
     if len(candidates) > 1:
         dev_gb = named_gb if named_gb is not None else (memory_total_bytes / 1e9 if memory_total_bytes else None)
         candidates.sort(
             key=lambda r: (
                 -len(_model_key(r["model"])),
-                abs((_float(r["memory_gb"]) or 0) - dev_gb) if dev_gb is not None else 0,
+                abs((parse_figure(r["memory_gb"]) or 0) - dev_gb) if dev_gb is not None else 0,
             )
         )
     return candidates[0] if candidates else None
@@ -96,18 +90,17 @@ def lookup(device_name: str, memory_total_bytes: int | None = None) -> GpuSpec |
     row = match_row(device_name, memory_total_bytes)
     if row is None:
         return None
-    divisor, note = 1, ""
-    if "2 GCD" in row["notes"] or "2 GCDs" in row["notes"]:
-        # Software sees each GCD as one device, while the table gives the whole package.
-        divisor, note = 2, "package figure / 2 GCDs"
+    # Software sees each GCD as one device, while the table gives the whole package (MI250: 2 GCDs).
+    divisor = gcd_count(row["notes"])
+    note = f"package figure / {divisor} GCDs" if divisor > 1 else ""
     peaks: dict[str, float | None] = {}
     for dtype, col in DTYPE_COLUMNS.items():
-        value = _float(row[col])
+        value = parse_figure(row[col])
         if dtype == "tf32" and row["vendor"] == "AMD" and "CDNA3" not in row["architecture"]:
             value = None  # CDNA1/2 have no TF32: that column holds FP32 matrix there
         peaks[dtype] = value / divisor if value is not None else None
-    mem = _float(row["memory_gb"])
-    bw = _float(row["memory_bandwidth_tbs"])
+    mem = parse_figure(row["memory_gb"])
+    bw = parse_figure(row["memory_bandwidth_tbs"])
     return GpuSpec(
         vendor=row["vendor"],
         model=row["model"],
