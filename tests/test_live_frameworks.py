@@ -24,3 +24,19 @@ def test_framework_env_check_and_tiny_suite(name):
     assert doc["benchmarks"]["matmul"]["status"] == "ok"
     assert doc["benchmarks"]["consistency"]["status"] == "ok"
     assert all(r["status"] != "error" for r in doc["benchmarks"].values()), doc["benchmarks"]
+
+
+def test_jax_small_products_are_batched_into_one_call_without_being_merged():
+    jax = pytest.importorskip("jax", reason="jax is not installed here (pip install -r requirements-dev.txt brings it)")
+    import numpy as np
+
+    from rocm_bridge.live.jax_backend import _chained_dots, matmuls_per_call
+
+    assert [matmuls_per_call(n) for n in (512, 1024, 2048, 4096, 8192)] == [64, 64, 8, 1, 1]
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((32, 32)).astype(np.float32)
+    y = (rng.standard_normal((32, 32)) / np.sqrt(32)).astype(np.float32)
+    f = jax.jit(lambda a, b: _chained_dots(jax, a, b, None, 4))
+    np.testing.assert_allclose(np.asarray(f(x, y)), x @ y @ y @ y @ y, rtol=1e-4, atol=1e-5)
+    # four real products survive XLA's simplifier (four identical x @ y would be merged into one)
+    assert f.lower(x, y).compile().as_text().count(" dot(") == 4

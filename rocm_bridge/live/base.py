@@ -131,6 +131,8 @@ class Backend:
         return MATMUL_DTYPES
 
     def make_matmul(self, n: int, dtype: str) -> Callable[[], object]:
+        """One timed call: an n x n x n product (or `fn.matmuls_per_call` of them, when the backend batches
+        small products to keep dispatch out of the measurement)."""
         raise NotImplementedError
 
     def make_h2d(self, nbytes: int) -> dict[str, Callable[[], object] | None]:

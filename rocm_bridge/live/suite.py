@@ -180,8 +180,9 @@ class _Runner:
                     timing = self.time(
                         fn, min_sample_s=max(self.o.min_sample_s, 0.05 if self.gpu and not self.o.small else 0.0)
                     )
+                per_call = getattr(fn, "matmuls_per_call", 1)  # JAX batches small products into one call
                 del fn
-                flops = 2.0 * n**3
+                flops = 2.0 * n**3 * per_call
                 tflops = flops / timing.median_s / 1e12
                 row = {
                     "dtype": dtype,
