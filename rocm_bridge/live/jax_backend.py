@@ -156,7 +156,7 @@ class JaxBackend(Backend):
     def make_matmul(self, n: int, dtype: str):
         jax = self.jax
         a = self._randn((n, n), self._dtype(dtype), 1)
-        b = self._randn((n, n), self._dtype(dtype), 2) / np.sqrt(n)  # keeps chained products of order one
+        b = self._randn((n, n), self._dtype(dtype), 2) / float(n) ** 0.5  # chained products stay O(1); a Python float keeps the dtype
         last_exc: Exception | None = None
         k = matmuls_per_call(n) if self.gpus else 1
         for precision in self._precisions(dtype):
