@@ -40,3 +40,11 @@ def test_jax_small_products_are_batched_into_one_call_without_being_merged():
     np.testing.assert_allclose(np.asarray(f(x, y)), x @ y @ y @ y @ y, rtol=1e-4, atol=1e-5)
     # four real products survive XLA's simplifier (four identical x @ y would be merged into one)
     assert f.lower(x, y).compile().as_text().count(" dot(") == 4
+
+
+def test_jax_matmul_keeps_the_requested_dtype():
+    pytest.importorskip("jax", reason="jax is not installed here (pip install -r requirements-dev.txt brings it)")
+    backend = get_backend("jax")
+    for dtype, name in (("bf16", "bfloat16"), ("fp16", "float16"), ("fp32", "float32")):
+        out = backend.make_matmul(16, dtype)()
+        assert str(out.dtype) == name  # a float64 scale factor once promoted bf16 inputs to fp32: half the speed
