@@ -5,7 +5,7 @@ import pytest
 from plotly.subplots import make_subplots
 
 from rocm_bridge import style
-from rocm_bridge.ui.charts import house_layout, reference_line
+from rocm_bridge.ui.charts import house_figure, house_layout, reference_line
 
 
 def test_house_layout_titles_every_axis_of_a_grid_and_keeps_existing_layout():
@@ -35,3 +35,14 @@ def test_reference_line_needs_exactly_one_position():
         reference_line(go.Figure(), x=1, y=1)
     with pytest.raises(ValueError):
         reference_line(go.Figure())
+
+
+def test_house_figure_builds_data_and_layout_at_once():
+    bar = go.Bar(x=[1, 2], y=["a", "b"], orientation="h")
+    fig = house_figure([bar], title="Per-op time", x_title="µs", y_title="op", barmode="stack",
+                       yaxis={"autorange": "reversed"})
+    assert len(fig.data) == 1 and fig.layout.barmode == "stack"
+    assert fig.layout.title.text == "Per-op time" and fig.layout.xaxis.title.text == "µs"
+    # the extra yaxis keyword merges with the house axis title instead of replacing it
+    assert fig.layout.yaxis.title.text == "op" and fig.layout.yaxis.autorange == "reversed"
+    assert fig.layout.height == style.CHART_HEIGHT

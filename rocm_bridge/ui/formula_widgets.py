@@ -20,7 +20,7 @@ from rocm_bridge import formulas, i18n, measured, style
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, tr
-from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
+from rocm_bridge.ui.charts import house_figure, reference_line, show_chart
 from rocm_bridge.ui.state import push_url
 
 FORMULA_IDS: tuple[str, ...] = ("compatible", "per_op_time", "throughput", "coverage", "speedup")
@@ -101,8 +101,8 @@ class _Inputs:
         push_url(*self.keys)
 
 
-def _figure(title: str, x_title: str, y_title: str) -> go.Figure:
-    return house_layout(go.Figure(), title=title, x_title=x_title, y_title=y_title)
+def _figure(title: str, x_title: str, y_title: str, data: Any = None, **layout: Any) -> go.Figure:
+    return house_figure(data, title=title, x_title=x_title, y_title=y_title, **layout)
 
 
 def _metric(label_key: str, value: str, **params: Any) -> None:
@@ -228,15 +228,14 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
         _metric("formula_lab.po.saved", fl.fmt((plain.total_s - result.total_s) * 1e6))
     st.caption(tr("formula_lab.po.launches", n=result.launches, n_plain=plain.launches,
                   share=fl.fmt(100 * (plain.total_s - result.total_s) / plain.total_s, 3)))
-    fig = _figure(tr("formula_lab.po.chart_title", shape=op_list.shape), tr("formula_lab.po.axis_time"), "")
     labels = [b.name for b in result.bars]
-    for part in ("dispatch", "kernel", "sync"):
-        fig.add_trace(go.Bar(
-            y=labels, x=[getattr(b.time, f"{part}_s") * 1e6 for b in result.bars], orientation="h",
-            name=tr(f"formula_lab.po.part_{part}"), marker_color=style.PART_COLORS[part],
-        ))
-    fig.update_layout(barmode="stack")
-    fig.update_yaxes(autorange="reversed")
+    bars = [
+        go.Bar(y=labels, x=[getattr(b.time, f"{part}_s") * 1e6 for b in result.bars], orientation="h",
+               name=tr(f"formula_lab.po.part_{part}"), marker_color=style.PART_COLORS[part])
+        for part in ("dispatch", "kernel", "sync")
+    ]
+    fig = _figure(tr("formula_lab.po.chart_title", shape=op_list.shape), tr("formula_lab.po.axis_time"), "",
+                  data=bars, barmode="stack", yaxis={"autorange": "reversed"})
     show_chart(fig, src, key=inp.key("po_chart"))
     if fusion:
         for name, separate, fused in fl.measured_fusion_kernels(op_list, result):
