@@ -310,18 +310,19 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
     with m3:
         _metric("formula_lab.tp.t_transfer", fl.fmt(tt * 1e3))
     st.caption(tr(f"formula_lab.tp.bound_{fl.bound_by(tc, tt)}"))
-    fig = _figure(tr("formula_lab.tp.chart_title", label=hw.label), tr("formula_lab.tp.axis_batch"),
-                  tr("formula_lab.tp.axis_throughput"))
     mine = tr("formula_lab.tp.with_prefetch" if prefetch else "formula_lab.tp.without_prefetch")
     theirs = tr("formula_lab.tp.without_prefetch" if prefetch else "formula_lab.tp.with_prefetch")
-    fig.add_trace(go.Scatter(x=[p.batch for p in curve], y=[p.throughput for p in curve], mode="lines+markers",
-                             name=mine, line={"color": style.vendor_color(hw.vendor)}))
-    fig.add_trace(go.Scatter(x=[p.batch for p in other], y=[p.throughput for p in other], mode="lines",
-                             name=theirs, line={"dash": "dot", "color": style.VENDOR_COLORS["CPU"]}))
-    fig.add_trace(go.Scatter(x=[batch], y=[value], mode="markers", name=tr("formula_lab.tp.your_batch"),
-                             marker={"size": 12, "symbol": "diamond", "color": "black"}))
+    traces = [
+        go.Scatter(x=[p.batch for p in curve], y=[p.throughput for p in curve], mode="lines+markers",
+                   name=mine, line={"color": style.vendor_color(hw.vendor)}),
+        go.Scatter(x=[p.batch for p in other], y=[p.throughput for p in other], mode="lines",
+                   name=theirs, line={"dash": "dot", "color": style.VENDOR_COLORS["CPU"]}),
+        go.Scatter(x=[batch], y=[value], mode="markers", name=tr("formula_lab.tp.your_batch"),
+                   marker={"size": 12, "symbol": "diamond", "color": "black"}),
+    ]
+    fig = _figure(tr("formula_lab.tp.chart_title", label=hw.label), tr("formula_lab.tp.axis_batch"),
+                  tr("formula_lab.tp.axis_throughput"), data=traces, xaxis={"type": "log"})
     reference_line(fig, y=ceiling, text=tr("formula_lab.tp.ceiling", value=fl.fmt(ceiling)))
-    fig.update_xaxes(type="log")
     sources = _preset_sources(hw) + [tr("formula_lab.tp.model_source")]
     show_chart(fig, sources, key=inp.key("tp_chart"))
 
