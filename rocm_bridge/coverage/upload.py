@@ -1,11 +1,12 @@
 """Uploaded models: a Keras `.keras` file or a zipped SavedModel, checked before TensorFlow sees them.
 
-Both are zip archives. Before anything is loaded the archive's directory is inspected: every entry name must be
-a plain relative path (no '..', no absolute or drive paths, no backslashes), no entry may be a link or a device,
-the number of entries and the total uncompressed size are capped, and an entry (or the whole archive) that
-expands far more than real model data does is treated as a zip bomb. Nothing is extracted to disk: the one
-entry needed (saved_model.pb) is read in memory, counting bytes as it goes (the sizes in a zip header can lie). A SavedModel is never loaded or run: its graph is read as a protobuf (loading one would run its
-restore and initializer functions, and TensorFlow's security guide says models are programs).
+Both are zip archives, checked by rocm_bridge.archive (shared with the hipify lab) before anything is loaded:
+entry names must be plain relative paths (no '..', absolute or drive paths, backslashes), no entry may be a link
+or a device, entry count and uncompressed size are capped, and an entry (or the whole archive) that expands far
+more than real model data does is refused as a zip bomb. Nothing is extracted to disk: the one entry needed
+(saved_model.pb) is read in memory, counting bytes as it goes. A SavedModel is never loaded or run: its graph is
+read as a protobuf (loading one would run its restore and initializer functions, and TensorFlow's security guide
+says models are programs).
 
 A `.keras` file is loaded with `safe_mode=True` (no Lambda layers, no arbitrary code); its config is also
 checked first for Lambda layers, non-Keras modules and file paths (defence in depth).
@@ -14,14 +15,11 @@ checked first for Lambda layers, non-Keras modules and file paths (defence in de
 from __future__ import annotations
 
 import json
-import re
-import stat
 import tempfile
-import zipfile
 from dataclasses import dataclass
-from io import BytesIO
 from pathlib import Path, PurePosixPath
 
+from rocm_bridge import archive
 from rocm_bridge.errors import FileTooLarge, UnsafeArchive, UnsupportedFile
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what an uploaded file may weigh (= server.maxUploadSize)
@@ -30,7 +28,6 @@ MAX_ENTRIES = 2000  # a SavedModel has a handful of files; a Keras file three
 MAX_RATIO = 100  # uncompressed / compressed, per entry and overall, above BOMB_MIN_BYTES
 BOMB_MIN_BYTES = 1024 * 1024  # small entries (configs of zeros) may compress well; ignore them for the ratio
 KERAS_CONFIG_MAX_BYTES = 8 * 1024 * 1024
-CHUNK = 1024 * 1024
 SUFFIXES = (".keras", ".zip")
 
 
@@ -48,76 +45,47 @@ def check_size(data: bytes, name: str) -> None:
         )
 
 
-def _shown(entry: str) -> str:
-    """An archive entry name for a message: '..' and '/' stay visible, anything else odd becomes '?'."""
-    return re.sub(r"[^\w./\-]", "?", entry)[:120]
+LIMITS = archive.ZipLimits(max_entries=MAX_ENTRIES, max_total_bytes=MAX_EXTRACTED_BYTES, max_ratio=MAX_RATIO,
+                           bomb_min_bytes=BOMB_MIN_BYTES)
+# rocm_bridge.archive's reasons -> (error class, this lab's message)
+_PROBLEMS: dict[str, tuple[type, str]] = {
+    "not_zip": (UnsupportedFile, "coverage.err.not_zip"),
+    "too_many": (UnsafeArchive, "coverage.err.too_many_files"),
+    "bad_path": (UnsafeArchive, "coverage.err.bad_path"),
+    "link": (UnsafeArchive, "coverage.err.link"),
+    "encrypted": (UnsupportedFile, "coverage.err.encrypted"),
+    "duplicate": (UnsafeArchive, "coverage.err.duplicate"),
+    "bomb": (UnsafeArchive, "coverage.err.bomb"),
+    "too_big": (UnsafeArchive, "coverage.err.too_big_extracted"),
+    "size_mismatch": (UnsafeArchive, "coverage.err.size_mismatch"),
+}
 
 
-def _unsafe_name(name: str) -> bool:
-    if not name or "\x00" in name or "\\" in name:
-        return True
-    if name.startswith("/") or (len(name) >= 2 and name[1] == ":"):
-        return True
-    parts = PurePosixPath(name).parts
-    return any(p in ("..",) for p in parts)
+def _error(problem: archive.ArchiveProblem, name: str) -> Exception:
+    cls, key = _PROBLEMS[problem.reason]
+    return cls(key, name=name, entry=problem.entry, **problem.params)
 
 
 def inspect_zip(data: bytes, name: str) -> ArchiveInfo:
     """Check an archive's directory without extracting anything; raise on anything unsafe."""
     check_size(data, name)
-    if not data.startswith(b"PK\x03\x04"):
-        raise UnsupportedFile("coverage.err.not_zip", name=name)
     try:
-        zf = zipfile.ZipFile(BytesIO(data))
-        infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
-        raise UnsupportedFile("coverage.err.not_zip", name=name) from None
-    if len(infos) > MAX_ENTRIES:
-        raise UnsafeArchive("coverage.err.too_many_files", count=len(infos), limit=MAX_ENTRIES)
-    seen: set[str] = set()
-    total = 0
-    total_compressed = 0
-    for info in infos:
-        entry = info.filename
-        if _unsafe_name(entry):
-            raise UnsafeArchive("coverage.err.bad_path", entry=_shown(entry))
-        kind = stat.S_IFMT(info.external_attr >> 16)  # 0 when the archiver recorded no file type
-        if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
-            # symlinks, devices, fifos: a link inside a model could point anywhere on the server
-            raise UnsafeArchive("coverage.err.link", entry=_shown(entry))
-        if info.flag_bits & 0x1:
-            raise UnsupportedFile("coverage.err.encrypted", name=name)
-        normalized = str(PurePosixPath(entry))
-        if normalized in seen:
-            raise UnsafeArchive("coverage.err.duplicate", entry=_shown(entry))
-        seen.add(normalized)
-        total += info.file_size
-        total_compressed += info.compress_size
-        if info.file_size > BOMB_MIN_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise UnsafeArchive(
-                "coverage.err.bomb", entry=_shown(entry), ratio=info.file_size // max(info.compress_size, 1)
-            )
-    if total > MAX_EXTRACTED_BYTES:
-        raise UnsafeArchive(
-            "coverage.err.too_big_extracted", size_mb=total // 2**20, limit_mb=MAX_EXTRACTED_BYTES // 2**20
-        )
-    if total > BOMB_MIN_BYTES and total > MAX_RATIO * max(total_compressed, 1):
-        raise UnsafeArchive("coverage.err.bomb", entry="*", ratio=total // max(total_compressed, 1))
-    return ArchiveInfo(len(infos), total, tuple(i.filename for i in infos))
+        zf = archive.open_zip(data)
+        members = archive.check_members(zf, LIMITS)
+    except archive.ArchiveProblem as problem:
+        raise _error(problem, name) from None
+    total = sum(info.file_size for _, info in members)
+    return ArchiveInfo(len(zf.infolist()), total, tuple(i.filename for i in zf.infolist()))
 
 
 def read_member(data: bytes, name: str, member_name: str, limit: int = MAX_EXTRACTED_BYTES) -> bytes:
     """One entry's bytes, read in memory (nothing is written to disk), stopping as soon as it exceeds its
     declared size or the limit: the sizes in a zip header can lie."""
-    with zipfile.ZipFile(BytesIO(data)) as zf:
-        member = zf.getinfo(member_name)
-        out = bytearray()
-        with zf.open(member) as src:
-            while chunk := src.read(CHUNK):
-                out += chunk
-                if len(out) > member.file_size or len(out) > limit:
-                    raise UnsafeArchive("coverage.err.size_mismatch", entry=_shown(member_name))
-    return bytes(out)
+    try:
+        with archive.open_zip(data) as zf:
+            return archive.read_member(zf, zf.getinfo(member_name), limit)
+    except archive.ArchiveProblem as problem:
+        raise _error(problem, name) from None
 
 
 def saved_model_entry(info: ArchiveInfo) -> str:
@@ -165,19 +133,21 @@ def check_keras_config(config: object) -> None:
 
 
 def _keras_config(data: bytes, name: str) -> dict:
-    with zipfile.ZipFile(BytesIO(data)) as zf:
-        try:
+    try:
+        with archive.open_zip(data) as zf:
             member = zf.getinfo("config.json")
-        except KeyError:
-            raise UnsupportedFile("coverage.err.not_keras", name=name) from None
-        if member.file_size > KERAS_CONFIG_MAX_BYTES:
-            raise FileTooLarge(
-                "coverage.err.too_large",
-                name="config.json",
-                size_mb=member.file_size // 2**20,
-                limit_mb=KERAS_CONFIG_MAX_BYTES // 2**20,
-            )
-        raw = zf.read(member)
+            if member.file_size > KERAS_CONFIG_MAX_BYTES:
+                raise FileTooLarge(
+                    "coverage.err.too_large",
+                    name="config.json",
+                    size_mb=member.file_size // 2**20,
+                    limit_mb=KERAS_CONFIG_MAX_BYTES // 2**20,
+                )
+            raw = archive.read_member(zf, member, KERAS_CONFIG_MAX_BYTES)
+    except KeyError:
+        raise UnsupportedFile("coverage.err.not_keras", name=name) from None
+    except archive.ArchiveProblem as problem:
+        raise _error(problem, name) from None
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):

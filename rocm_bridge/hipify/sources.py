@@ -8,11 +8,10 @@ in its first 8 KiB is treated as binary and refused.
 from __future__ import annotations
 
 import io
-import posixpath
-import stat
 import zipfile
 from typing import NamedTuple
 
+from rocm_bridge import archive
 from rocm_bridge.hipify.errors import FileTooLarge, NotText, UnsafeArchive, UnsupportedFile
 
 SOURCE_EXTS = (".cu", ".cuh", ".cpp", ".h", ".hpp", ".cc", ".cxx", ".hxx", ".c", ".inl")
@@ -51,60 +50,39 @@ def is_source_name(name: str, exts: tuple[str, ...] = SOURCE_EXTS) -> bool:
 
 def safe_member_name(name: str) -> str | None:
     """A normalised relative path, or None if it is absolute, escapes the root or names a drive."""
-    name = name.replace("\\", "/")
-    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        return None
-    norm = posixpath.normpath(name)
-    if norm in (".", "") or norm.startswith("../") or norm == ".." or "/../" in f"/{norm}/":
-        return None
-    return norm
+    return archive.safe_member_name(name, windows_separators=True)
+
+
+ZIP_LIMITS = archive.ZipLimits(max_entries=ZIP_MAX_FILES, max_total_bytes=ZIP_MAX_TOTAL, max_ratio=ZIP_MAX_RATIO)
+# rocm_bridge.archive's reasons -> this lab's messages
+_ZIP_KEYS = {
+    "too_many": "hipify.err.zip_too_many",
+    "bad_path": "hipify.err.zip_traversal",
+    "link": "hipify.err.zip_link",
+    "encrypted": "hipify.err.zip_encrypted",
+    "duplicate": "hipify.err.zip_duplicate",
+    "bomb": "hipify.err.zip_bomb",
+    "too_big": "hipify.err.zip_bomb",
+    "size_mismatch": "hipify.err.zip_bomb",
+}
 
 
 def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES) -> list[tuple[str, bytes]]:
-    """The source files of a zip archive as (relative path, bytes), refusing anything unsafe.
-
-    Refused: archives over max_bytes, more than ZIP_MAX_FILES members, absolute or '..' paths, symbolic links,
-    encrypted members, a member whose size inflates beyond ZIP_MAX_RATIO, or sources totalling more than
-    ZIP_MAX_TOTAL once extracted. Non-source members are skipped (listed by the caller if it wants).
-    """
+    """The source files of a zip archive as (relative path, bytes), refusing anything unsafe (rocm_bridge.archive:
+    traversal, links, encryption, duplicates, more than ZIP_MAX_FILES members, bombs, more than ZIP_MAX_TOTAL of
+    sources). Non-source members are skipped."""
     if len(data) > max_bytes:
         raise FileTooLarge("hipify.err.too_large", name="zip", size_mb=f"{len(data) / 2**20:.1f}",
                            limit_mb=f"{max_bytes / 2**20:.0f}")
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        infos = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
-        raise UnsupportedFile("hipify.err.bad_zip", detail=str(exc)[:80]) from None
-    if len(infos) > ZIP_MAX_FILES:
-        raise UnsafeArchive("hipify.err.zip_too_many", n=len(infos), limit=ZIP_MAX_FILES)
-    out: list[tuple[str, bytes]] = []
-    total = 0
-    for info in infos:
-        if info.is_dir():
-            continue
-        name = safe_member_name(info.filename)
-        if name is None:
-            raise UnsafeArchive("hipify.err.zip_traversal", name=info.filename[:120])
-        if stat.S_ISLNK(info.external_attr >> 16):
-            raise UnsafeArchive("hipify.err.zip_link", name=name[:120])
-        if info.flag_bits & 0x1:
-            raise UnsafeArchive("hipify.err.zip_encrypted", name=name[:120])
-        if not is_source_name(name):
-            continue
-        if info.file_size > ZIP_MAX_RATIO * max(info.compress_size, 1) and info.file_size > 1024 * 1024:
-            raise UnsafeArchive("hipify.err.zip_bomb", name=name[:120])
-        total += info.file_size
-        if total > ZIP_MAX_TOTAL:
-            raise UnsafeArchive("hipify.err.zip_bomb", name=name[:120])
-        try:
-            with archive.open(info) as fh:
-                blob = fh.read(info.file_size + 1)  # never trust the header: read at most one byte more
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
-            raise UnsupportedFile("hipify.err.bad_zip", detail=str(exc)[:80]) from None
-        if len(blob) > info.file_size:
-            raise UnsafeArchive("hipify.err.zip_bomb", name=name[:120])
-        out.append((name, blob))
-    return out
+        zf = archive.open_zip(data)
+        members = archive.check_members(zf, ZIP_LIMITS, include=is_source_name, windows_separators=True)
+        return [(name, archive.read_member(zf, info, ZIP_MAX_TOTAL)) for name, info in members]
+    except archive.ArchiveProblem as problem:
+        if problem.reason == "not_zip":
+            raise UnsupportedFile("hipify.err.bad_zip", detail=problem.params.get("detail", "")) from None
+        raise UnsafeArchive(_ZIP_KEYS[problem.reason], name=problem.entry, n=problem.params.get("count", 0),
+                            limit=problem.params.get("limit", ZIP_MAX_FILES)) from None
 
 
 def write_zip(files: list[tuple[str, str]]) -> bytes:
