@@ -1,8 +1,9 @@
-"""Showing untrusted text (nicknames, file names, pasted logs, link values) safely through Markdown."""
+"""Showing untrusted text (nicknames, file names, pasted logs, link values) safely: in Markdown and in CSV."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~$:])")
 _LINE_START = re.compile(r"^(\s*)([-+=]|\d+)([.)]?)", re.MULTILINE)
@@ -24,3 +25,13 @@ def md_escape(text: object) -> str:
         return m.group(1) + "\\" + m.group(2) + m.group(3)
 
     return _LINE_START.sub(fix, text)
+
+
+def csv_safe(value: Any) -> str:
+    """A CSV cell a spreadsheet will not run as a formula: user text starting with = + - @ gets a leading quote.
+
+    >>> csv_safe("=HYPERLINK(0)"), csv_safe("ok"), csv_safe(None)
+    ("'=HYPERLINK(0)", 'ok', '')
+    """
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -27,6 +27,7 @@ from rocm_bridge.coverage.registry import (
     match_op,
 )
 from rocm_bridge.coverage.trace import PHASES, OpNode
+from rocm_bridge.text import csv_safe
 
 # Worst first: an op type's status in the table is its worst node's status.
 _SEVERITY = {s: i for i, s in enumerate((UNKNOWN_OP, NO_GPU_BUILD, NO_GPU_KERNEL, DTYPE_GAP, DEFAULT, GPU))}
@@ -253,12 +254,7 @@ def to_csv(reports: Sequence[CoverageReport]) -> str:
                     " ".join(r.gpu_dtypes),
                     " ".join(r.phases),
                     rep.registry,
-                    _csv_safe(rep.model),
+                    csv_safe(rep.model),
                 ]
             )
     return buf.getvalue()
-
-
-def _csv_safe(text: str) -> str:
-    """Neutralise spreadsheet formulas in user text (a model file name) written to CSV."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -11,7 +11,8 @@ from rocm_bridge.quiz.bank import Bank
 from rocm_bridge.quiz.generate import GENERATORS, generate
 from rocm_bridge.quiz.model import Question
 from rocm_bridge.quiz.scoring import format_answer
-from rocm_bridge.quiz.store import QuestionStats, csv_safe
+from rocm_bridge.quiz.store import QuestionStats
+from rocm_bridge.text import csv_safe
 
 
 def _question(bank: Bank, qid: str) -> Question | None:

@@ -41,6 +41,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from rocm_bridge.errors import InvalidInput, RocmBridgeError
 from rocm_bridge.quiz.review import Answer
+from rocm_bridge.text import csv_safe  # re-exported: the quiz CSV exports use it
 
 DB_FILE = "quiz.sqlite3"
 NICK_MIN, NICK_MAX = 2, 24
@@ -365,12 +366,6 @@ class Store:
                     ]
                 )
         return buf.getvalue()
-
-
-def csv_safe(value: Any) -> str:
-    """Prefix cells a spreadsheet would run as a formula."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 _STORES: dict[str, Store] = {}
