@@ -41,7 +41,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from rocm_bridge.errors import InvalidInput, RocmBridgeError
 from rocm_bridge.quiz.review import Answer
-from rocm_bridge.text import csv_safe  # re-exported: the quiz CSV exports use it
+from rocm_bridge.text import csv_safe
 
 DB_FILE = "quiz.sqlite3"
 NICK_MIN, NICK_MAX = 2, 24
