@@ -7,7 +7,7 @@ from rocm_bridge.coverage import chart, registry, trace, upload
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.ui import formula_card, page_header, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
-from rocm_bridge.ui.state import push_url, url_state
+from rocm_bridge.ui.state import parse_flag, push_url, url_state
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -47,7 +47,7 @@ labels = {r.name: f"{r.label} · {r.alias}" for r in snapshots} | {registry.LIVE
 url_state("cv_source", "example", valid=("example", "upload"))
 url_state("cv_phase", "both", valid=("both", *coverage.PHASES))
 url_state("cv_model", "small_cnn", valid=coverage.EXAMPLES)
-url_state("cv_recorded", False, cast=lambda v: v.lower() in ("1", "true"))
+url_state("cv_recorded", False, cast=parse_flag)
 if "cv_reg" not in st.session_state:
     aliases = {r.alias: r.name for r in snapshots} | {n: n for n in names}
     linked = [aliases[v] for v in st.query_params.get_all("cv_reg") if v in aliases]

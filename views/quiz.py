@@ -7,7 +7,7 @@ from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.quiz.paper import EXAM_SIZES, SECONDS_PER_QUESTION
 from rocm_bridge.ui import lang, page_header, tr
 from rocm_bridge.ui import quiz_widgets as qw
-from rocm_bridge.ui.state import share_link
+from rocm_bridge.ui.state import parse_flag, share_link
 
 MODES = ("practice", "exam", "review", "interview")
 SETS = ("bank", "misconceptions")
@@ -17,7 +17,7 @@ lg = lang()  # format_func closures keep the language of this run
 qw.url_choice("qz_mode", "practice", MODES)
 qw.url_choice("qz_ch", "all", ("all", *CHAPTERS))
 qw.url_choice("qz_set", "bank", SETS)
-qw.url_choice("qz_gen", True, (True, False), qw.url_bool)
+qw.url_choice("qz_gen", True, (True, False), parse_flag)
 qw.url_choice("qz_n", 10, EXAM_SIZES, int)
 qw.nickname_box()
 

@@ -15,7 +15,7 @@ from rocm_bridge import measured, style
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
-from rocm_bridge.ui.state import share_link, url_state
+from rocm_bridge.ui.state import parse_flag, share_link, url_state
 
 GPUS_KEY, GCD_KEY, BASE_KEY, PREC_KEY = "hw_gpus", "hw_gcd", "hw_base", "hw_prec"
 DEFAULT_PRECISION = "fp16"
@@ -325,17 +325,11 @@ def _host_caption(host: measured.HostMeasurement) -> None:
     )
 
 
-def _bool(text: str) -> bool:
-    from rocm_bridge.ui.stack_widgets import parse_flag
-
-    return parse_flag(text)
-
-
 def render_hardware() -> None:
     st.markdown(tr("hardware.intro"))
     all_ids = [g.id for g in hw.gpus()]
     url_state(GPUS_KEY, list(hw.DEFAULT_GPUS), cast=lambda s: list(hw.parse_gpu_list(s)))
-    url_state(GCD_KEY, False, cast=_bool)
+    url_state(GCD_KEY, False, cast=parse_flag)
     ids = st.multiselect(
         tr("hardware.gpus"),
         all_ids,

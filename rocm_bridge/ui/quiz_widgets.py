@@ -627,11 +627,3 @@ def keep_choices(*keys: str) -> None:
     for key in keys:
         prefs[key] = st.session_state.get(key)
     push_url(*keys)
-
-
-def url_bool(text: str) -> bool:
-    if text.lower() in ("1", "true", "yes", "on"):
-        return True
-    if text.lower() in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(text)

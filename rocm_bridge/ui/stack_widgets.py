@@ -17,7 +17,7 @@ from rocm_bridge import stack, style
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
-from rocm_bridge.ui.state import push_url, share_link, url_state
+from rocm_bridge.ui.state import parse_flag, push_url, share_link, url_state
 
 DEFAULT_COMPONENT = "cuda.math-blas"
 NO_TRACE = "none"
@@ -25,14 +25,6 @@ COLUMN_X = {"cuda": 0.0, "hip": 1.0, "rocm": 2.0}
 BAR_WIDTH = 0.94
 HIGHLIGHT = "#FFB000"  # path outline: the colour the app uses for "dispatch" parts, visible on red and green
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~$])")
-
-
-def parse_flag(text: str) -> bool:
-    """A boolean from a URL ('1'/'true'/'0'/'false'); anything else is a ValueError, which url_state reports."""
-    flags = {"1": True, "true": True, "0": False, "false": False}
-    if str(text).lower() not in flags:
-        raise ValueError(f"not a flag: {text!r}")
-    return flags[str(text).lower()]
 
 
 def side_color(side: str) -> str:

@@ -16,6 +16,17 @@ import streamlit as st
 
 from rocm_bridge.ui import tr
 
+_FLAGS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
+def parse_flag(text: str) -> bool:
+    """A boolean from a URL value ('1'/'true'/'yes'/'on' or '0'/'false'/'no'/'off'); anything else is a
+    ValueError, which url_state reports as a bad link value. Use it as url_state's cast for on/off state."""
+    try:
+        return _FLAGS[str(text).strip().lower()]
+    except KeyError:
+        raise ValueError(f"not a flag: {text!r}") from None
+
 
 def url_state(
     key: str,
