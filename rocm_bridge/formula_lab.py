@@ -23,13 +23,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from rocm_bridge import formulas
-from rocm_bridge.data import data_path, read_csv
+from rocm_bridge import formulas, hardware
+from rocm_bridge.data import data_path
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.measured import HostMeasurement
 from rocm_bridge.versions import parse_version
 
-GPU_SPECS = "gpu_specs.csv"
 RECORDED_OPS = "formula_lab_recorded.json"
 HOST_PRESET = "host"
 
@@ -185,18 +184,11 @@ _PRESET_SPECS: tuple[_PresetSpec, ...] = (
 PRESET_KEYS: tuple[str, ...] = tuple(p.key for p in _PRESET_SPECS)
 
 
-def _spec_row(model: str) -> dict[str, str]:
-    for row in read_csv(GPU_SPECS):
-        if row["model"] == model:
-            return row
-    raise KeyError(f"{model!r} is not in data/{GPU_SPECS}")
-
-
-def _rate(row: dict[str, str], column: str) -> float:
-    text = row.get(column, "").strip()
-    if not text:
-        raise KeyError(f"{row['model']}: {column} is not sourced")
-    return float(text)
+def _peak(gpu: hardware.Gpu, metric: str) -> float:
+    value = gpu.figures.get(metric)
+    if value is None:  # "not published": a preset must not silently use 0
+        raise KeyError(f"{gpu.model}: {metric} is not sourced")
+    return value
 
 
 @cache
@@ -210,19 +202,19 @@ def hardware_preset(key: str) -> HardwarePreset:
     spec = next((p for p in _PRESET_SPECS if p.key == key), None)
     if spec is None:
         raise InvalidInput("formula_lab.errors.unknown_choice", name="preset", value=str(key)[:40])
-    row = _spec_row(spec.model)
-    label = f"{row['vendor']} {row['model']}"
+    gpu = hardware.gpu(hardware.gpu_id(spec.model))
+    label = f"{gpu.vendor} {gpu.model}"
     if spec.share != 1.0:
         label += " (1 GCD)"
     return HardwarePreset(
         key=spec.key,
         label=label,
-        vendor=row["vendor"],
-        fp32_tflops=_rate(row, "fp32_matrix_or_tf32_tflops") * spec.share,
-        fp16_tflops=_rate(row, "fp16_tflops") * spec.share,
+        vendor=gpu.vendor,
+        fp32_tflops=_peak(gpu, "fp32_matrix_or_tf32") * spec.share,
+        fp16_tflops=_peak(gpu, "fp16") * spec.share,
         link_name=spec.link_name,
         link_gbs=spec.link_gbs,
-        sources=(f"gpu_specs.csv ({row['model']}): {row['source'].split(' | ')[0]}", spec.link_source),
+        sources=(f"gpu_specs.csv ({gpu.model}): {gpu.source.split(' | ')[0]}", spec.link_source),
         note_key=spec.note_key,
     )
 
