@@ -1,4 +1,4 @@
-"""The core must not pull heavy or UI libraries in at import time (DESIGN.md, rules of the house)."""
+"""The core must not pull heavy or UI libraries in at import time (docs/architecture.md, rules of the house)."""
 
 import json
 import subprocess

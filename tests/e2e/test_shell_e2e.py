@@ -9,7 +9,7 @@ from browser import EXCEPTION, screenshot, wait_for_app
 
 
 def test_first_click_after_fresh_start_takes_effect(fresh_server, page):
-    """Streamlit 1.67 loses the first interaction when a pages/ folder exists (DESIGN.md §3); views/ must not."""
+    """Streamlit 1.67 loses the first interaction when a pages/ folder exists (docs/architecture.md §3); views/ must not."""
     page.goto(f"{fresh_server}/ch1-rocm-basics?lang=en")
     wait_for_app(page)
     page.get_by_role("radio", name="中文").click()
