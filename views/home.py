@@ -4,5 +4,4 @@ from rocm_bridge.ui import tr
 from rocm_bridge.ui.chapter import render_document
 
 st.title(tr("app.name"))
-st.caption(tr("app.tagline"))
 render_document("home")

@@ -46,7 +46,7 @@ def render_document(doc_id: str) -> None:
                 _widget(block.text, doc_id)
         elif block.kind == "lab":
             spec = page(block.text)
-            page_link(block.text, label=tr("common.open_lab", title=tr(spec.title_key)))
+            page_link(block.text, label=tr(f"common.open_{spec.group}", title=tr(spec.title_key)))
 
 
 def _progress(chapter_id: str) -> None:

@@ -1,0 +1,35 @@
+"""Rough edges a new user met on the home page (UX issue): link labels by page kind, one tagline, one name per page."""
+
+import pytest
+
+from rocm_bridge import content, i18n
+from rocm_bridge.pages import page
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_home_links_say_what_they_open(app_test, lang):
+    at = app_test("views/home.py", lang=lang)
+    assert not at.exception
+    labels = [p.proto.label for p in at.get("page_link")]
+    assert labels, "the home page links to chapters and labs"
+    lab_prefix = i18n.t("common.open_labs", lang, title="")
+    for key in ("ch1", "quiz", "progress"):
+        spec = page(key)
+        title = i18n.t(spec.title_key, lang)
+        matching = [label for label in labels if label.endswith(title)]
+        assert matching, f"no link to {key}"
+        assert all(not label.startswith(lab_prefix) for label in matching), f"{key} is not a lab: {matching}"
+    doctor = i18n.t(page("doctor").title_key, lang)
+    assert i18n.t("common.open_labs", lang, title=doctor) in labels
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_tagline_is_shown_once(app_test, lang):
+    at = app_test("views/home.py", lang=lang)
+    tagline = i18n.t("app.tagline", lang)
+    shown = [c.value for c in at.caption if c.value == tagline]  # main area and sidebar
+    assert len(shown) == 1, shown
+
+def test_chinese_home_names_labs_as_the_sidebar_does():
+    text = "".join(b.text for b in content.load("home", "zh") if b.kind == "markdown")
+    for key in ("doctor", "live", "coverage"):
+        assert i18n.t(page(key).title_key, "zh") in text, key
+    assert "体检实验室" not in text
