@@ -119,7 +119,8 @@ def main() -> None:
     print(f"tiny op: dispatch {dispatch:.2f} us, kernel {kernel_tiny:.2f} us, sync wait {sync:.2f} us")
     result = {
         "device": name,
-        "backend": f"PyTorch {torch.__version__} (CUDA {torch.version.cuda}, HIP {torch.version.hip})",
+        "backend": f"PyTorch {torch.__version__} ("
+        + (f"HIP {torch.version.hip}" if torch.version.hip else f"CUDA {torch.version.cuda}") + ")",
         "python": platform.python_version(),
         "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "method": __doc__.strip(),

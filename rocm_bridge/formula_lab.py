@@ -53,9 +53,9 @@ def parse_number(raw: object, name: str, lo: float, hi: float) -> float:
     if not math.isfinite(value):
         raise InvalidInput("errors.not_finite", name=name, value=str(raw)[:40])
     if value < 0 <= lo:
-        raise InvalidInput("errors.negative", name=name, value=_g(value))
+        raise InvalidInput("errors.negative", name=name, value=fmt(value))
     if value < lo or value > hi:
-        raise InvalidInput("formula_lab.errors.out_of_range", name=name, value=_g(value), lo=_g(lo), hi=_g(hi))
+        raise InvalidInput("formula_lab.errors.out_of_range", name=name, value=fmt(value), lo=fmt(lo), hi=fmt(hi))
     return value
 
 
@@ -76,22 +76,46 @@ def parse_bool(raw: object, name: str) -> bool:
     raise InvalidInput("formula_lab.errors.unknown_choice", name=name, value=value[:40])
 
 
+def _parts(x: float, digits: int) -> tuple[str, int | None]:
+    """(mantissa, exponent) at `digits` significant digits; exponent None for everyday sizes."""
+    if 1e-3 <= abs(x) < 1e6:
+        text = f"{x:.{digits}g}"
+        if "e" not in text:
+            return text, None
+    mantissa, exp = f"{x:.{digits - 1}e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    return mantissa, int(exp)
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _g(x: float, digits: int = 4) -> str:
-    """A number for text and LaTeX: 4 significant digits, no exponent for everyday sizes."""
+    r"""A number for LaTeX: 4 significant digits, powers of ten as 1.29 \times 10^{8} (never '1.290e+08').
+
+    >>> _g(1.29e8), _g(2560.0), _g(2.5e-5)
+    ('1.29 \\times 10^{8}', '2560', '2.5 \\times 10^{-5}')
+    """
     if x == 0:
         return "0"
     if math.isinf(x):
         return "\\infty"
-    if 1e-3 <= abs(x) < 1e6:
-        text = f"{x:.{digits}g}"
-        if "e" not in text:
-            return text
-    return f"{x:.{digits - 1}e}"
+    mantissa, exp = _parts(x, digits)
+    return mantissa if exp is None else rf"{mantissa} \times 10^{{{exp}}}"
 
 
 def fmt(x: float, digits: int = 4) -> str:
-    """Public name of the number format used in texts and LaTeX."""
-    return _g(x, digits)
+    """A number for text (metrics, captions, messages): 1.29 × 10⁸ rather than 1.290e+08.
+
+    >>> fmt(1.29e8), fmt(0.1505), fmt(0)
+    ('1.29 × 10⁸', '0.1505', '0')
+    """
+    if x == 0:
+        return "0"
+    if math.isinf(x):
+        return "∞"
+    mantissa, exp = _parts(x, digits)
+    return mantissa if exp is None else f"{mantissa} × 10{str(exp).translate(_SUPERSCRIPT)}"
 
 
 # --- hardware presets -----------------------------------------------------------------------------------
@@ -145,9 +169,10 @@ _PRESET_SPECS: tuple[_PresetSpec, ...] = (
         0.5,
         "PCIe 4.0 x16",
         32.0,
-        "gpu_specs.csv: Instinct MI250 interconnect 'PCIe Gen4 x16 per GCD to host'; A100 40GB SXM4 "
-        "interconnect 'PCIe Gen4 32+32 GB/s' (32 GB/s per direction for a Gen4 x16 link)",
-        (("Instinct MI250", "PCIe Gen4 x16 per GCD to host"), ("A100 40GB SXM4", "PCIe Gen4 32+32 GB/s")),
+        "gpu_specs.csv: Instinct MI250 interconnect 'PCIe Gen4 x16 per GCD to host'; a PCIe 4.0 x16 link carries "
+        "16 GT/s x 16 lanes / 8 bits = 32 GB/s per direction before 128b/130b encoding (PCI-SIG, PCI Express "
+        "Base Specification 4.0)",
+        (("Instinct MI250", "PCIe Gen4 x16 per GCD to host"),),
         "formula_lab.preset.note_gcd",
     ),
     _PresetSpec(
@@ -436,7 +461,7 @@ def step_times(batch: float, hw: HardwarePreset, wl: Workload, mixed: bool = Fal
     mb = formulas.check_number("mb_per_sample", wl.mb_per_sample)
     eff = formulas.check_number("efficiency", wl.efficiency, positive=True)
     if eff > 1:
-        raise InvalidInput("errors.more_than_total", part=_g(eff), total=1)
+        raise InvalidInput("errors.more_than_total", part=fmt(eff), total=1)
     overhead = formulas.check_number("overhead_ms", wl.overhead_ms) * 1e-3
     rate = formulas.check_number("peak_tflops", hw.fp16_tflops if mixed else hw.fp32_tflops, positive=True)
     link = formulas.check_number("link_gbs", hw.link_gbs, positive=True)
@@ -680,13 +705,13 @@ def amdahl_view(t_before_s: float, t_after_s: float, fraction_optimised: float) 
     s = formulas.speedup(t_before_s, t_after_s)
     p = formulas.check_number("fraction_optimised", fraction_optimised)
     if p > 1:
-        raise InvalidInput("errors.more_than_total", part=_g(p), total=1)
+        raise InvalidInput("errors.more_than_total", part=fmt(p), total=1)
     before, after = float(t_before_s), float(t_after_s)
     untouched = (1 - p) * before
     part_after = after - untouched
     if p == 0 or part_after <= 1e-12 * before:  # rounding: (1 - 0.8) * 10 is not exactly 2
         raise InvalidInput(
-            "formula_lab.errors.after_below_untouched", after=_g(after), untouched=_g(untouched)
+            "formula_lab.errors.after_below_untouched", after=fmt(after), untouched=fmt(untouched)
         )
     local = p * before / part_after
     ceiling = math.inf if p == 1 else 1 / (1 - p)

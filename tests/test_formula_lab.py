@@ -82,11 +82,21 @@ def test_every_link_figure_is_quoted_from_the_interconnect_column():
         assert quoted, key
         for model, quote in quoted:
             assert quote in rows[model]["interconnect"], (key, model, quote)
-        # the figure follows from the last quote: "X+Y GB/s" is X per direction, a bare "Z GB/s" both ways
+        # the figure follows from the last quote: "X+Y GB/s" is X per direction, a bare "Z GB/s" both ways, and a
+        # bare "PCIe GenN xW" is the PCIe signalling rate (GT/s per lane: Gen3 8, Gen4 16, Gen5 32) x W lanes / 8
         text = quoted[-1][1]
         pair = re.search(r"(\d+)\+(\d+) GB/s", text)
-        per_direction = float(pair.group(1)) if pair else float(re.search(r"(\d+) GB/s", text).group(1)) / 2
+        bare = re.search(r"(\d+) GB/s", text)
+        pcie = re.search(r"PCIe Gen(\d) x(\d+)", text)
+        if pair:
+            per_direction = float(pair.group(1))
+        elif bare:
+            per_direction = float(bare.group(1)) / 2
+        else:
+            per_direction = {3: 8, 4: 16, 5: 32}[int(pcie.group(1))] * int(pcie.group(2)) / 8
         assert preset.link_gbs == per_direction, key
+        # a preset's link is sourced from its own GPU's row (or says why not), never from another vendor's part
+        assert all(model.split()[0] in (preset.label.split()[1], "H100") for model, _ in quoted), (key, quoted)
         assert preset.sources and all(preset.sources)
         assert not preset.note_key or has(preset.note_key)
 
@@ -426,5 +436,5 @@ def test_latex_shows_the_numbers_and_the_result():
 
 
 def test_fmt():
-    assert fl.fmt(2560.0) == "2560" and fl.fmt(0.1505) == "0.1505" and fl.fmt(1234567.0) == "1.235e+06"
-    assert fl.fmt(0) == "0" and fl.fmt(math.inf) == r"\infty"
+    assert fl.fmt(2560.0) == "2560" and fl.fmt(0.1505) == "0.1505" and fl.fmt(1234567.0) == "1.235 × 10⁶" and fl._g(1234567.0) == r"1.235 \times 10^{6}"
+    assert fl.fmt(0) == "0" and fl.fmt(math.inf) == "∞" and fl._g(math.inf) == r"\infty"

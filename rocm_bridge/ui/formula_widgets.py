@@ -9,6 +9,7 @@ The computation is rocm_bridge.formula_lab / rocm_bridge.formulas; this module o
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -57,6 +58,8 @@ class _Inputs:
         self, name: str, label_key: str, default: float, lo: float, hi: float, *,
         step: float | None = None, fmt: str | None = None, help_key: str | None = None, integer: bool = False,
     ) -> float:
+        """The value the formula uses. A typed value outside [lo, hi] is not refused silently by the browser:
+        the formula uses the nearest limit and the widget says so, with the value typed and the value used."""
         key = self.key(name)
         label = tr(label_key)
 
@@ -69,15 +72,16 @@ class _Inputs:
 
         self._seed(key, int(default) if integer else float(default), parse)
         self.keys.append(key)
+        helptext = tr(help_key) if help_key else None
         if integer:
-            return st.number_input(
-                label, min_value=int(lo), max_value=int(hi), step=int(step or 1), key=key,
-                help=tr(help_key) if help_key else None,
-            )
-        return st.number_input(
-            label, min_value=float(lo), max_value=float(hi), step=step, format=fmt, key=key,
-            help=tr(help_key) if help_key else None,
-        )
+            typed = st.number_input(label, step=int(step or 1), key=key, help=helptext)
+        else:
+            typed = st.number_input(label, step=step, format=fmt or "%g", key=key, help=helptext)
+        used = min(max(typed, lo), hi)
+        if used != typed:
+            st.warning(tr("formula_lab.clamped", name=label, typed=fl.fmt(typed), used=fl.fmt(used),
+                          lo=fl.fmt(lo), hi=fl.fmt(hi)), icon=":material/straighten:")
+        return int(used) if integer else float(used)
 
     def choice(
         self, name: str, label_key: str, options: Sequence[str], default: str, *,
@@ -99,6 +103,27 @@ class _Inputs:
 
     def to_url(self) -> None:
         push_url(*self.keys)
+
+
+# Python parameter names the formulas raise with -> the label of the input (or result) a learner sees
+_PARAM_LABELS: dict[str, str] = {
+    "t_before_s": "formula_lab.sp.before", "t_after_s": "formula_lab.sp.after",
+    "fraction_optimised": "formula_lab.sp.part", "local_speedup": "formula_lab.sp.axis_local",
+    "batch": "formula_lab.tp.batch", "gflop_per_sample": "formula_lab.tp.gflop", "mb_per_sample": "formula_lab.tp.mb",
+    "efficiency": "formula_lab.tp.efficiency", "overhead_ms": "formula_lab.tp.overhead",
+    "pipeline_us": "formula_lab.tp.pipeline", "t_compute_s": "formula_lab.tp.t_compute",
+    "t_transfer_s": "formula_lab.tp.t_transfer", "dispatch_us": "formula_lab.po.dispatch",
+    "sync_us": "formula_lab.po.sync", "tensor_mb": "formula_lab.cv.tensor_mb",
+}
+
+
+def _show_error(err: InvalidInput) -> None:
+    """show_error with every parameter name in the message replaced by its field label."""
+    name = err.params.get("name")
+    if isinstance(name, str):
+        err.params["name"] = re.sub(r"[a-z][a-z_]*", lambda m: tr(_PARAM_LABELS[m[0]]) if m[0] in _PARAM_LABELS
+                                    else m[0], name)
+    show_error(err)
 
 
 def _figure(title: str, x_title: str, y_title: str, data: Any = None, **layout: Any) -> go.Figure:
@@ -143,7 +168,7 @@ def _render_compatible(inp: _Inputs, embedded: bool) -> None:
     try:
         check = fl.compat_check(driver, rocm, tf)
     except InvalidInput as err:
-        show_error(err)
+        _show_error(err)
         return
     st.latex(fl.latex_compatible(check))
     _metric("formula_lab.cp.result", str(check.result.value))
@@ -194,9 +219,9 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
     op_list = rec.op_lists[list_key]
     with c2:
         dispatch_us = inp.number("po_dispatch", "formula_lab.po.dispatch", rec.dispatch_us, 0.0, 1e5, step=0.5,
-                                 fmt="%.2f")
+                                 fmt="%g")
     with c3:
-        sync_us = inp.number("po_sync", "formula_lab.po.sync", rec.sync_us, 0.0, 1e5, step=0.5, fmt="%.2f")
+        sync_us = inp.number("po_sync", "formula_lab.po.sync", rec.sync_us, 0.0, 1e5, step=0.5, fmt="%g")
     names = [op.name for op in op_list.ops]
     c4, c5 = st.columns(2)
     with c4:
@@ -213,7 +238,7 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
         result = fl.op_list_times(op_list.ops, dispatch_us, sync_us, fusion=fusion)
         plain = fl.op_list_times(op_list.ops, dispatch_us, sync_us, fusion=False)
     except InvalidInput as err:
-        show_error(err)
+        _show_error(err)
         return
     bar = next(b for b in result.bars if op_name in b.members)
     st.latex(fl.latex_per_op(bar.time))
@@ -226,8 +251,11 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
         _metric("formula_lab.po.list_total", fl.fmt(result.total_s * 1e6))
     with m3:
         _metric("formula_lab.po.saved", fl.fmt((plain.total_s - result.total_s) * 1e6))
-    st.caption(tr("formula_lab.po.launches", n=result.launches, n_plain=plain.launches,
-                  share=fl.fmt(100 * (plain.total_s - result.total_s) / plain.total_s, 3)))
+    if fusion:
+        st.caption(tr("formula_lab.po.launches", n=result.launches, n_plain=plain.launches,
+                      share=fl.fmt(100 * (plain.total_s - result.total_s) / plain.total_s, 3)))
+    else:
+        st.caption(tr("formula_lab.po.launches_plain", n=plain.launches))
     labels = [b.name for b in result.bars]
     bars = [
         go.Bar(y=labels, x=[getattr(b.time, f"{part}_s") * 1e6 for b in result.bars], orientation="h",
@@ -235,7 +263,8 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
         for part in ("dispatch", "kernel", "sync")
     ]
     fig = _figure(tr("formula_lab.po.chart_title", shape=op_list.shape), tr("formula_lab.po.axis_time"), "",
-                  data=bars, barmode="stack", yaxis={"autorange": "reversed"})
+                  data=bars, barmode="stack", yaxis={"autorange": "reversed"},
+                  legend={"traceorder": "normal"})  # Plotly reverses stacked bars' legend: keep the bars' order
     show_chart(fig, src, key=inp.key("po_chart"))
     if fusion:
         for name, separate, fused in fl.measured_fusion_kernels(op_list, result):
@@ -299,7 +328,7 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
         other = fl.throughput_curve(hw, wl, mixed=mixed, prefetch=not prefetch)
         ceiling = fl.throughput_ceiling(hw, wl, mixed=mixed, prefetch=prefetch)
     except InvalidInput as err:
-        show_error(err)
+        _show_error(err)
         return
     st.latex(fl.latex_throughput(batch, tc, tt, prefetch, value))
     m1, m2, m3 = st.columns(3)
@@ -361,7 +390,7 @@ def _render_coverage(inp: _Inputs, embedded: bool) -> None:
         tensor_mb = inp.number("cv_mb", "formula_lab.cv.tensor_mb", 16.0, 0.0, 1e5,
                                help_key="formula_lab.cv.tensor_mb_help")
     with c5:
-        sync_us = inp.number("cv_sync", "formula_lab.cv.sync", rec.sync_us, 0.0, 1e6, step=0.5, fmt="%.2f")
+        sync_us = inp.number("cv_sync", "formula_lab.cv.sync", rec.sync_us, 0.0, 1e6, step=0.5, fmt="%g")
     inp.to_url()
     hw = all_presets[hw_key]
     try:
@@ -369,7 +398,7 @@ def _render_coverage(inp: _Inputs, embedded: bool) -> None:
         ratio = result.ratio
         cost = fl.fallback_cost(tensor_mb, hw.link_gbs, sync_us, result.uncovered_calls)
     except InvalidInput as err:
-        show_error(err)
+        _show_error(err)
         return
     st.latex(fl.latex_coverage(result))
     m1, m2 = st.columns(2)
@@ -413,7 +442,7 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
     try:
         value = formulas.speedup(before, after)
     except InvalidInput as err:
-        show_error(err)
+        _show_error(err)
         return
     st.latex(fl.latex_speedup(before, after, value))
     _metric("formula_lab.sp.result", fl.fmt(value))
@@ -421,7 +450,7 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
     try:
         view = fl.amdahl_view(before, after, part / 100.0)
     except InvalidInput as err:
-        show_error(err)
+        _show_error(err)
     bars, amdahl = _speedup_figures(before, after, part, view, lang())
     source = tr("formula_lab.sp.source")
     show_chart(bars, source, key=inp.key("sp_bars"))

@@ -167,7 +167,8 @@ def test_a_link_to_another_formula_and_back(app_test):
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_zero_after_shows_the_translated_zero_message(app_test, lang):
     at = _open(app_test, "speedup", lang, fl_sp_after="0")
-    message = i18n.t("errors.zero", lang, name=md_escape("t_after_s"))  # show_error shows parameters literally
+    # the message names the field as the learner sees it, never the Python parameter (t_after_s)
+    message = i18n.t("errors.zero", lang, name=md_escape(i18n.t("formula_lab.sp.after", lang)))
     assert any(message in e.value for e in at.error)
     assert not at.metric
 
@@ -211,7 +212,8 @@ def test_garbage_links_never_raise(app_test, formula, query):
 
 def test_zero_efficiency_gives_the_zero_message(app_test):
     at = _open(app_test, "throughput", fl_tp_eff="0")
-    assert any(i18n.t("errors.zero", "en", name="efficiency") in e.value for e in at.error)
+    label = md_escape(i18n.t("formula_lab.tp.efficiency", "en"))  # the field as shown, not the parameter name
+    assert any(i18n.t("errors.zero", "en", name=label) in e.value for e in at.error)
 
 
 MEASUREMENT = HostMeasurement(
@@ -283,3 +285,36 @@ def test_embedded_widget_result_equals_the_core(app_test):
     assert not at.exception
     assert _metric(at, "formula_lab.sp.result") == fl.fmt(formulas.speedup(12.0, 3.0))
     assert _query(at)["ch6_sp_after"] == "3.0"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_typed_value_above_the_maximum_is_used_as_the_maximum_and_said(app_test, lang):
+    at = _open(app_test, "speedup", lang)
+    at.number_input(key="fl_sp_part").set_value(250.0).run()
+    assert not at.exception
+    label = i18n.t("formula_lab.sp.part", lang)
+    expected = i18n.t("formula_lab.clamped", lang, name=label, typed="250", used="100", lo="0", hi="100")
+    assert expected in [w.value for w in at.warning]
+    # the Amdahl view really uses 100 %: the whole time is the optimised part, so no ceiling below infinity
+    view = fl.amdahl_view(12.0, 8.0, 1.0)
+    assert _metric(at, "formula_lab.sp.result", lang) == fl.fmt(formulas.speedup(12.0, 8.0))
+    assert any(fl.latex_amdahl(view) in el.value for el in at.latex)
+
+
+def test_large_numbers_are_shown_in_proper_notation(app_test):
+    at = _open(app_test, "throughput", fl_tp_batch="60000", fl_tp_gflop="20000")
+    assert not at.exception
+    latex = " ".join(el.value for el in at.latex)
+    assert "e+" not in latex and "e-" not in latex
+    assert "e+" not in " ".join(m.value for m in at.metric)
+
+
+def test_per_op_legend_follows_the_bars_and_the_launch_line_reads_without_fusion(app_test):
+    at = _open(app_test, "per_op_time")
+    chart = _charts(at)[0]
+    assert [t["name"] for t in chart["data"]] == [i18n.t(f"formula_lab.po.part_{p}", "en")
+                                                  for p in ("dispatch", "kernel", "sync")]
+    assert chart["layout"]["legend"]["traceorder"] == "normal"
+    n = len(fl.recorded_ops().op_lists[next(iter(fl.recorded_ops().op_lists))].ops)
+    assert i18n.t("formula_lab.po.launches_plain", "en", n=n) in [c.value for c in at.caption]
+    assert not any("HIP None" in c.value for c in at.caption)
