@@ -5,6 +5,7 @@ import pytest
 from rocm_bridge import content, i18n
 from rocm_bridge.pages import page
 
+
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_home_links_say_what_they_open(app_test, lang):
     at = app_test("views/home.py", lang=lang)
