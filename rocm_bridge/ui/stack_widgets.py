@@ -13,7 +13,7 @@ import re
 import plotly.graph_objects as go
 import streamlit as st
 
-from rocm_bridge import stack, style
+from rocm_bridge import i18n, stack, style
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
@@ -44,9 +44,15 @@ def source_md(source: str) -> str:
     return md(source)
 
 
+def display_name(comp: stack.Component) -> str:
+    """The diagram label in the current language: product and API names as they are, descriptions translated."""
+    key = f"stack.short.{comp.layer}.{comp.side}"
+    return tr(key) if i18n.has(key) else comp.name
+
+
 def component_label(cid: str) -> str:
     comp = stack.component(cid)
-    return f"{comp.name} · {tr(f'stack.side.{comp.side}')} · {tr(f'stack.layer.{comp.layer}')}"
+    return f"{display_name(comp)} · {tr(f'stack.side.{comp.side}')} · {tr(f'stack.layer.{comp.layer}')}"
 
 
 def visible_layers(compact: bool, show_all: bool, extra: tuple[str, ...] = ()) -> list[stack.Layer]:
@@ -107,7 +113,7 @@ def build_figure(
                     x=[BAR_WIDTH] * len(group),
                     base=[COLUMN_X[side]] * len(group),
                     width=0.78,
-                    text=[c.name for c in group],
+                    text=[display_name(c) for c in group],
                     textposition="inside",
                     insidetextanchor="middle",
                     textfont={"color": "#FFFFFF", "size": 12},
@@ -213,22 +219,25 @@ def render_detail(cid: str) -> None:
     twin = stack.twin(cid)
     left, right = st.columns(2)
     with left, st.container(border=True):
-        st.markdown(f"#### `{comp.name}`")
+        st.markdown(f"#### `{display_name(comp)}`")
         st.caption(f"{tr(f'stack.side.{comp.side}')} · {tr('stack.detail.layer')}: {tr(f'stack.layer.{comp.layer}')}")
         st.markdown(f"**{tr('stack.detail.role')}:** {md(tr(f'stack.role.{comp.layer}'))}")
-        st.markdown(f"**{tr('stack.detail.full')}:** {md(comp.full)}")
+        if comp.full != comp.name:  # the data cell says more than the heading: show it; else it only repeats it
+            st.markdown(f"**{tr('stack.detail.full')}:** {md(comp.full)}")
     with right, st.container(border=True):
         st.markdown(f"**{tr('stack.detail.twin')}**")
         if twin is None:
             st.markdown(tr("stack.detail.no_twin"))
         else:
-            st.markdown(f"#### `{twin.name}`")
+            st.markdown(f"#### `{display_name(twin)}`")
             st.caption(tr(f"stack.side.{twin.side}"))
-            st.markdown(f"**{tr('stack.detail.full')}:** {md(twin.full)}")
+            if twin.full != twin.name:
+                st.markdown(f"**{tr('stack.detail.full')}:** {md(twin.full)}")
     cuda, hip, rocm = sides["cuda"], sides["hip"], sides["rocm"]
     st.markdown(f"**{tr('stack.detail.portable')}:**")
     if hip and cuda and rocm:
-        st.markdown(md(tr("stack.detail.portable_line", cuda=cuda.name, rocm=rocm.name, hip=hip.name)))
+        st.markdown(md(tr("stack.detail.portable_line", cuda=display_name(cuda), rocm=display_name(rocm),
+                             hip=display_name(hip))))
         st.caption(md(hip.full))
     else:
         st.caption(tr("stack.detail.no_portable"))
@@ -259,8 +268,8 @@ def render_trace(trace_op: str) -> None:
         {
             tr("stack.trace_step"): i + 1,
             tr("stack.detail.layer"): tr(f"stack.layer.{stack.component(c).layer}"),
-            tr("stack.side.cuda"): stack.component(c).name,
-            tr("stack.side.rocm"): stack.component(r).name,
+            tr("stack.side.cuda"): display_name(stack.component(c)),
+            tr("stack.side.rocm"): display_name(stack.component(r)),
         }
         for i, (c, r) in enumerate(zip(cuda_ids, rocm_ids, strict=True))
     ]

@@ -179,3 +179,24 @@ def test_chapter_one_embeds_the_compact_explorer(app_test):
         pytest.skip("chapter 1 content has no '::: widget stack' line yet")
     ticks = figs[0]["layout"]["yaxis"]["ticktext"]
     assert len(ticks) == len(stack.COMPACT_LAYERS) < len(stack.layers())
+
+
+def test_chinese_diagram_translates_descriptions_and_keeps_product_names(app_test):
+    at = app_test(PAGE, lang="zh")
+    assert not at.exception
+    blocks = _blocks(_diagram(at))
+    assert blocks["cuda.kernel-driver"]["name"] == i18n.t("stack.short.kernel-driver.cuda", "zh") != "NVIDIA driver"
+    assert blocks["rocm.hardware"]["name"] == i18n.t("stack.short.hardware.rocm", "zh")
+    assert blocks["cuda.math-blas"]["name"] == "cuBLAS" and blocks["rocm.math-blas"]["name"] == "rocBLAS"
+    english_words = {"driver", "runtime", "backend", "tables", "code objects", "data-center", "also read by", "via "}
+    for cid, block in blocks.items():
+        assert not any(w in block["name"] for w in english_words), (cid, block["name"])
+
+
+def test_detail_panel_does_not_repeat_its_heading(app_test):
+    at = app_test(PAGE, st_comp="cuda.math-blas")
+    full = i18n.t("stack.detail.full", "en")
+    # cuBLAS's data cell is just "cuBLAS": no "As in the data: cuBLAS" line under the "cuBLAS" heading
+    assert not any(m.value.startswith(f"**{full}:** cuBLAS") and m.value.endswith("cuBLAS") for m in at.markdown)
+    # rocBLAS's cell says more ("rocBLAS (AMD-native)"), so it is shown
+    assert any(m.value.startswith(f"**{full}:**") and "AMD" in m.value for m in at.markdown)
