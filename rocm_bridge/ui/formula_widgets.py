@@ -24,6 +24,7 @@ from rocm_bridge.ui import formula_card, lang, show_error, tr
 from rocm_bridge.ui.charts import house_figure, reference_line, show_chart
 from rocm_bridge.ui.state import push_url
 
+COMPAT_MARKS = {1: "✓", 0: "✗"}  # Compatible heatmap cells: a check on the compatible ones, a cross elsewhere
 FORMULA_IDS: tuple[str, ...] = ("compatible", "per_op_time", "throughput", "coverage", "speedup")
 
 
@@ -186,13 +187,21 @@ def _render_compatible(inp: _Inputs, embedded: bool) -> None:
     fig = _figure(tr("formula_lab.cp.chart_title", driver=driver), tr("formula_lab.cp.axis_tf"),
                   tr("formula_lab.cp.axis_rocm"))
     fig.add_trace(go.Heatmap(
-        x=grid.tensorflow, y=grid.rocm, z=grid.values, zmin=0, zmax=1, showscale=False,
-        colorscale=[[0, style.STATUS_COLORS["fail"]], [1, style.STATUS_COLORS["ok"]]],
+        x=grid.tensorflow, y=grid.rocm, z=grid.values, zmin=0, zmax=1,
+        # two flat colours from a colour-blind-safe pair, and a mark in every cell: colour is never the only cue
+        colorscale=[[0, style.STATUS_COLORS["fail"]], [0.5, style.STATUS_COLORS["fail"]],
+                    [0.5, style.STATUS_COLORS["ok"]], [1, style.STATUS_COLORS["ok"]]],
+        text=[[COMPAT_MARKS.get(v, "") for v in row] for row in grid.values], texttemplate="%{text}",
+        textfont={"color": "#FFFFFF", "size": 13},
+        colorbar={"tickvals": [0.25, 0.75], "ticktext": [f"✗ 0 · {tr('formula_lab.cp.legend_0')}",
+                                                          f"✓ 1 · {tr('formula_lab.cp.legend_1')}"],
+                  "thickness": 14, "len": 0.5, "title": {"text": "Compatible"}},
         hovertemplate="ROCm %{y} · TF %{x}: %{z}<extra></extra>",
     ))
     if tf in grid.tensorflow:
         fig.add_trace(go.Scatter(x=[tf], y=[rocm], mode="markers", name=tr("formula_lab.cp.picked"),
-                                 marker={"symbol": "x", "size": 14, "color": "black"}))
+                                 marker={"symbol": "square-open", "size": 22, "color": "black",
+                                         "line": {"width": 3}}))
     fig.update_xaxes(type="category")
     fig.update_yaxes(type="category", autorange="reversed")
     show_chart(fig, [s for s in {check.sources["rocm"], check.sources["driver"]} if s] or ["tf_rocm_compat.csv"],

@@ -318,3 +318,15 @@ def test_per_op_legend_follows_the_bars_and_the_launch_line_reads_without_fusion
     n = len(fl.recorded_ops().op_lists[next(iter(fl.recorded_ops().op_lists))].ops)
     assert i18n.t("formula_lab.po.launches_plain", "en", n=n) in [c.value for c in at.caption]
     assert not any("HIP None" in c.value for c in at.caption)
+
+
+def test_compatible_heatmap_marks_every_cell_and_has_a_legend(app_test):
+    at = _open(app_test, "compatible")
+    heat = next(t for t in _charts(at)[0]["data"] if t["type"] == "heatmap")
+    grid = fl.compat_grid("6.4")
+    marks = {1: "✓", 0: "✗", None: ""}
+    assert heat["text"] == [[marks[v] for v in row] for row in grid.values]
+    assert heat.get("showscale", True) and len(heat["colorbar"]["ticktext"]) == 2
+    assert heat["colorbar"]["ticktext"][1].startswith("✓")
+    picked = next(t for t in _charts(at)[0]["data"] if t["type"] == "scatter")
+    assert picked["marker"]["symbol"] != "x"  # a cross on a compatible cell read as "fails"

@@ -53,5 +53,6 @@ def test_link_toggle_and_shared_link(app_server, page, browser):
 def test_bad_link_value_shows_a_message_not_a_traceback(app_server, page):
     page.goto(f"{app_server}/formulas?fl_formula=speedup&fl_sp_after=0&lang=en")
     wait_for_app(page, 60_000)  # no chart here: the widget stops at the message
-    assert page.get_by_text(i18n.t("errors.zero", "en", name="t_after_s")).count() == 1
+    label = i18n.t("formula_lab.sp.after", "en")  # the field as the learner sees it, not the parameter name
+    assert page.get_by_text(i18n.t("errors.zero", "en", name=label)).count() == 1
     assert page.locator(EXCEPTION).count() == 0
