@@ -8,7 +8,7 @@ from rocm_bridge import i18n
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.formulas import FORMULAS
 from rocm_bridge.pages import page
-from rocm_bridge.text import md_escape
+from rocm_bridge.text import md_escape, source_markdown
 
 LANG_KEY = "lang"
 
@@ -38,10 +38,10 @@ def show_error(err: RocmBridgeError) -> None:
 
 
 def source_note(*sources: str) -> None:
-    """A small source line under a figure or table, shown literally (data text like __HIP_PLATFORM_NVIDIA__
-    must not turn bold)."""
+    """A small source line under a figure or table: each source a short label linking to it (text.source_link),
+    shown literally otherwise (data text like __HIP_PLATFORM_NVIDIA__ must not turn bold)."""
     if sources:
-        st.caption(f"{tr('common.source')}: " + " · ".join(md_escape(s) for s in sources))
+        st.caption(f"{tr('common.source')}: " + " · ".join(source_markdown(s) for s in sources))
 
 
 def formula_card(formula_id: str) -> None:

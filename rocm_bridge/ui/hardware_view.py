@@ -13,11 +13,15 @@ import streamlit as st
 from rocm_bridge import hardware as hw
 from rocm_bridge import measured, style
 from rocm_bridge.errors import InvalidInput
+from rocm_bridge.text import source_markdown
 from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 from rocm_bridge.ui.state import parse_flag, share_link, url_state
 
 GPUS_KEY, GCD_KEY, BASE_KEY, PREC_KEY = "hw_gpus", "hw_gcd", "hw_base", "hw_prec"
+MAX_GPUS = 6  # more bars or roofs than this in one chart cannot be told apart
+# log axes labelled at powers of ten only: Plotly's default labels the 2 and 5 minor ticks of short ranges ("2 5")
+LOG_AXIS = {"type": "log", "dtick": 1, "minor": {"ticks": "outside", "showgrid": True}}
 DEFAULT_PRECISION = "fp16"
 PATTERNS = ("", "/", "x", ".", "\\", "+", "-", "|")
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
@@ -100,7 +104,7 @@ def peaks_figure(ids: list[str], per_gcd: bool, host: measured.HostMeasurement |
     _mark_not_published(fig, ids, precisions, per_gcd, n_groups=len(ids) + (host is not None))
     house_layout(fig, title=tr("hardware.peaks_title"), x_title=tr("hardware.peaks_x"), y_title=tr("hardware.peaks_y"))
     fig.update_layout(barmode="group", height=480)
-    fig.update_yaxes(type="log")
+    fig.update_yaxes(**LOG_AXIS)
     return fig
 
 
@@ -183,7 +187,8 @@ def roofline_figure(
         color, _, dash = styles[gid]
         fig.add_trace(
             go.Scatter(
-                name=g.model,
+                # the ridge value lives in the legend: labels at the points overlapped once GPUs shared a ridge
+                name=f"{g.model} · {tr('hardware.ridge', value=roof.ridge)}",
                 x=list(roof.intensities),
                 y=list(roof.attainable),
                 mode="lines",
@@ -196,10 +201,8 @@ def roofline_figure(
                 name=f"{g.model} ridge",
                 x=[roof.ridge],
                 y=[roof.peak_tflops],
-                mode="markers+text",
+                mode="markers",
                 marker={"color": color, "size": 11, "symbol": "circle"},
-                text=[tr("hardware.ridge", value=roof.ridge)],
-                textposition="top left",
                 showlegend=False,
                 hovertemplate=(
                     f"<b>{g.model}</b><br>ridge %{{x:.3g}} FLOP/B, peak %{{y:.4g}} {unit}"
@@ -240,8 +243,8 @@ def roofline_figure(
             )
     title = tr("hardware.roof_title", precision=tr(f"hardware.metric.{precision}"))
     house_layout(fig, title=title, x_title=tr("hardware.roof_x"), y_title=tr("hardware.roof_y"))
-    fig.update_xaxes(type="log")
-    fig.update_yaxes(type="log")
+    fig.update_xaxes(**LOG_AXIS)
+    fig.update_yaxes(**LOG_AXIS)
     fig.update_layout(height=480)
     return fig, missing
 
@@ -330,10 +333,14 @@ def render_hardware() -> None:
     all_ids = [g.id for g in hw.gpus()]
     url_state(GPUS_KEY, list(hw.DEFAULT_GPUS), cast=lambda s: list(hw.parse_gpu_list(s)))
     url_state(GCD_KEY, False, cast=parse_flag)
+    if len(st.session_state[GPUS_KEY]) > MAX_GPUS:  # a link may name more than a chart can show
+        st.session_state[GPUS_KEY] = st.session_state[GPUS_KEY][:MAX_GPUS]
+        st.info(tr("hardware.capped", n=MAX_GPUS), icon=":material/filter_list:")
     ids = st.multiselect(
         tr("hardware.gpus"),
         all_ids,
         key=GPUS_KEY,
+        max_selections=MAX_GPUS,
         format_func=lambda gid: hw.gpu(gid).model,
         help=tr("hardware.gpus_help"),
     )
@@ -409,7 +416,7 @@ def render_hardware() -> None:
             g = hw.gpu(gid)
             st.markdown(f"**{g.model}** ({g.architecture})")
             st.text(g.notes)
-            st.caption(f"{tr('common.sources')}: {g.source}")
+            st.caption(f"{tr('common.sources')}: {source_markdown(g.source)}")
     share_link()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 
 import numpy as np
 import plotly.graph_objects as go
@@ -92,10 +93,10 @@ def test_added_gpu_with_missing_figures_shows_not_published(app_test):
     assert fp64["Instinct MI250"] == f"{45.3 / 9.7:.2f}x"
     roof = ps.by_title(at, "Roofline")
     names = [t["name"] for t in roof["data"]]
-    assert "Instinct MI325X" in names  # FP16 and bandwidth are published, so it has a roof
+    assert any(n.startswith("Instinct MI325X · ") for n in names)  # FP16 and bandwidth are published: it has a roof
     at.selectbox(key="hw_prec").set_value("fp64").run()
     roof = ps.by_title(at, "Roofline")
-    assert "Instinct MI325X" not in [t["name"] for t in roof["data"]]
+    assert not any(t["name"].startswith("Instinct MI325X") for t in roof["data"])
     assert any("Instinct MI325X" in c.value for c in at.caption if "roofline" in c.value.lower())
 
 
@@ -124,7 +125,7 @@ def test_roofline_ridge_points_match_peak_over_bandwidth(app_test):
     assert ps.decode(mi["y"])[0] == 45.3
     a100 = ridges["A100 80GB SXM4 ridge"]
     assert ps.decode(a100["x"])[0] == pytest.approx(9.7 / 2.039)
-    line = ps.trace(roof, "A100 80GB SXM4")
+    line = ps.trace(roof, f"A100 80GB SXM4 · {i18n.t('hardware.ridge', 'en', value=9.7 / 2.039)}")
     xs, ys = ps.decode(line["x"]), ps.decode(line["y"])
     for x, y in zip(xs, ys, strict=True):
         assert y == pytest.approx(min(9.7, 2.039 * x))
@@ -223,3 +224,37 @@ def test_empty_selection_asks_for_a_gpu(app_test):
     assert not at.exception
     assert any(i.value == i18n.t("hardware.pick_one", "en") for i in at.info)
     assert ps.figures(at) == []
+
+
+def test_twelve_gpus_in_a_link_are_capped_with_a_notice(app_test):
+    from rocm_bridge.ui.hardware_view import MAX_GPUS
+
+    at = app_test(PAGE, hw_gpus=",".join(g.id for g in hw.gpus()))
+    assert not at.exception
+    assert len(at.multiselect(key="hw_gpus").value) == MAX_GPUS < len(hw.gpus())
+    assert i18n.t("hardware.capped", "en", n=MAX_GPUS) in [i.value for i in at.info]
+    peaks = ps.figures(at)[0]
+    assert len([t for t in peaks["data"] if t["type"] == "bar"]) == MAX_GPUS
+
+
+def test_log_axes_label_powers_of_ten_only_and_ridges_do_not_overlap(app_test):
+    at = app_test(PAGE, hw_gpus="instinct-mi250,instinct-mi250x,a100-80gb-sxm4,h100-sxm5")
+    figs = ps.figures(at)
+    logs = [ax for f in figs for name, ax in f["layout"].items() if name.startswith(("xaxis", "yaxis"))
+            and ax.get("type") == "log"]
+    assert logs and all(ax.get("dtick") == 1 for ax in logs)
+    roof = next(f for f in figs if f["layout"]["xaxis"].get("type") == "log")
+    # the ridge value is in the legend, not written at points that can sit on top of each other
+    assert all(t.get("mode") != "markers+text" for t in roof["data"] if t["name"].endswith(" ridge"))
+    assert any("FLOP/B" in t["name"] for t in roof["data"] if t.get("showlegend", True))
+
+
+def test_sources_are_short_links_not_walls_of_urls(app_test):
+    at = app_test(PAGE)
+    source = i18n.t("common.source", "en")
+    lines = [c.value for c in at.caption if c.value.startswith((source, i18n.t("common.sources", "en")))]
+    assert lines
+    for line in lines:
+        visible = re.sub(r"\]\([^)]*\)", "]", line)  # what the reader sees: link labels, not their targets
+        assert "https" not in visible, visible[:200]
+    assert any("](https://github.com/ROCm/ROCm/blob/HEAD/" in line for line in lines)
