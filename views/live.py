@@ -20,13 +20,13 @@ mode = st.radio(
 if mode == "live" and not installed:
     st.info(tr("live.backend.none"), icon=":material/memory:")
     mode = "recorded"
+missing = [b for b in BACKENDS if b not in installed]
+if missing:
+    lv.install_help(missing)
 
 if mode == "live":
     url_state("lv_backend", installed[0], valid=installed)
     name = st.selectbox(tr("live.backend.label"), installed, key="lv_backend", format_func=BACKEND_LABELS.get)
-    missing = [BACKEND_LABELS[b] for b in BACKENDS if b not in installed]
-    if missing:
-        st.caption(tr("live.backend.missing", names=", ".join(missing)))
     push_url("lv_mode", "lv_backend")
     lv.env_check(name)
     lv.runner(name)

@@ -9,10 +9,12 @@ import streamlit as st
 
 from rocm_bridge import measured, style
 from rocm_bridge.errors import RocmBridgeError
-from rocm_bridge.live import BACKEND_LABELS, get_backend
+from rocm_bridge.live import BACKEND_LABELS, available_backends, get_backend
+from rocm_bridge.live.install import install_hints, this_platform
 from rocm_bridge.live.results import recorded_results, software_summary, to_host_measurement
 from rocm_bridge.live.suite import BENCHMARKS, SuiteOptions, run_suite
-from rocm_bridge.ui import show_error, tr
+from rocm_bridge.text import md_escape
+from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 
 RESULT_KEY = "lv_result"
@@ -58,6 +60,21 @@ def source_line(doc: dict) -> str:
     return tr(
         "live.res.source_measured", device=doc["device"]["name"], backend=label, version=env["version"], date=_date(doc)
     )
+
+
+# --- how to install a framework ------------------------------------------------------------------------
+def install_help(frameworks: list[str]) -> None:
+    """The pip command for each missing framework on AMD, NVIDIA and CPU machines, this machine's kind first."""
+    here = this_platform()
+    with st.expander(tr("live.install.title"), expanded=not available_backends(), icon=":material/download:"):
+        st.caption(tr("live.install.here", platform=tr(f"live.install.platform_{here}")))
+        for name in frameworks:
+            st.markdown(f"**{BACKEND_LABELS[name]}**")
+            hints = sorted(install_hints(name), key=lambda h: h.platform != here)
+            for hint in hints:
+                st.caption(tr(f"live.install.platform_{hint.platform}") + f" — {md_escape(hint.note)}")
+                st.code(hint.command, language="bash")
+            source_note(*{h.source: None for h in hints}, tr("live.install.as_of", date=hints[0].as_of))
 
 
 # --- environment check --------------------------------------------------------------------------------

@@ -87,3 +87,31 @@ def test_tiny_cpu_run_writes_your_machine(app_test):
     assert {t["name"] for t in fig["data"]} == {"fp32", "bf16"}  # CPU: no tf32/fp16 rows, no peak lines
     assert "measured on this machine" in _texts(at)
     assert "recorded on" not in _texts(at)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_missing_frameworks_get_their_install_commands(app_test, monkeypatch, lang):
+    import rocm_bridge.live as live
+    from rocm_bridge.live.install import install_hints
+
+    monkeypatch.setattr(live, "is_installed", lambda name: name == "tensorflow")  # as if torch and JAX were absent
+    at = app_test("views/live.py", lang=lang)
+    assert not at.exception
+    codes = [c.value for c in at.code]
+    for name in ("torch", "jax"):
+        for hint in install_hints(name):
+            assert hint.command in codes, hint.command
+    assert not any(h.command in codes for h in install_hints("tensorflow"))  # installed: nothing to say
+    assert i18n.t("live.install.title", lang) in [e.label for e in at.expander]
+
+
+def test_every_install_command_names_a_real_package_and_a_source():
+    from rocm_bridge.live.install import PLATFORMS, install_hints
+
+    for name in ("tensorflow", "torch", "jax"):
+        hints = install_hints(name)
+        assert [h.platform for h in hints] == list(PLATFORMS)
+        for h in hints:
+            assert h.command.startswith("pip install") and h.source and h.as_of
+            # the package named is the framework's own (tensorflow-*, torch, jax), never a guess
+            assert {"tensorflow": "tensorflow", "torch": "torch", "jax": "jax"}[name] in h.command
