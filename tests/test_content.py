@@ -61,3 +61,61 @@ def test_parse_splits_blocks():
         ("lab", "hipify"),
         ("markdown", "end"),
     ]
+
+
+# --- glossary: one term per concept (content/glossary.yaml, docs/course.md "Glossary policy") ---
+
+def _chinese_course_text() -> dict[str, str]:
+    """Every piece of Chinese course text: chapter pages, zh fields of the quiz bank, chapter UI strings."""
+    import tomllib
+
+    from rocm_bridge.quiz.bank import load_bank
+
+    texts = {f"content/zh/{p.name}": p.read_text(encoding="utf-8") for p in (content.CONTENT_DIR / "zh").glob("*.md")}
+    for q in load_bank().questions:
+        parts = [q.prompt["zh"], q.explanation["zh"], *(o["zh"] for o in q.options)]
+        if q.model_answer:
+            parts.append(q.model_answer["zh"])
+        texts[f"quiz:{q.id}"] = "\n".join(parts)
+    locales = content.CONTENT_DIR.parent / "rocm_bridge" / "locales" / "chapters.toml"
+    flat = []
+
+    def walk(node):
+        for value in node.values():
+            if isinstance(value, dict):
+                walk(value) if "zh" not in value else flat.append(value["zh"])
+
+    walk(tomllib.loads(locales.read_text(encoding="utf-8")))
+    texts["locales/chapters.toml"] = "\n".join(flat)
+    return texts
+
+
+def test_glossary_is_valid_and_shown():
+    from rocm_bridge import glossary
+
+    terms = glossary.terms()
+    assert {"kernel", "dispatch", "indicator", "gcd"} <= {t.id for t in terms}
+    for lang in LANGS:  # the chapter that introduces the vocabulary embeds the table
+        assert ("widget", "glossary") in [(b.kind, b.text) for b in content.load("ch1", lang)]
+    with pytest.raises(ValueError):
+        glossary.parse({"terms": [{"id": "x", "en": "a", "zh": "分发", "avoid_zh": ["分发"], "note": {"en": "", "zh": ""}}]})
+
+
+def test_chinese_text_uses_only_glossary_terms():
+    from rocm_bridge import glossary
+
+    bad = [
+        f"{where}: {avoid!r} (use {term.zh!r})"
+        for term in glossary.terms()
+        for where, text in _chinese_course_text().items()
+        for avoid in term.avoid_zh
+        if avoid in text
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_glossary_check_finds_a_stray_term(tmp_path):
+    from rocm_bridge import glossary
+
+    gcd = next(t for t in glossary.terms() if t.id == "gcd")
+    assert any(a in "一颗 MI250 有两个图形计算芯片" for a in gcd.avoid_zh)
