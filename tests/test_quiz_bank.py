@@ -149,3 +149,25 @@ def test_loader_reports_bad_yaml(tmp_path):
     (tmp_path / "bad.yaml").write_text("questions: [\n", encoding="utf-8")
     with pytest.raises(QuizSchemaError, match="YAML"):
         load_bank(tmp_path)
+
+
+def _strictly_longest_is_correct(q) -> bool:
+    lengths = [len(o["en"]) for o in q.options]
+    return lengths[q.answer] == max(lengths) and lengths.count(max(lengths)) == 1
+
+
+def test_the_correct_option_is_not_given_away_by_its_length(bank):
+    """A test-wise learner who always picks the longest option must score near chance (at most 35 %)."""
+    choice = [q for q in bank.questions if q.type in ("single", "code")]
+    longest = [q.id for q in choice if _strictly_longest_is_correct(q)]
+    assert len(choice) >= 80
+    assert len(longest) / len(choice) <= 0.35, f"{len(longest)} of {len(choice)}: {longest}"
+    for ch in {q.chapter for q in choice}:  # and no chapter leans on it either
+        per = [q for q in choice if q.chapter == ch]
+        assert sum(_strictly_longest_is_correct(q) for q in per) / len(per) <= 0.5, ch
+
+
+def test_the_length_check_catches_a_giveaway():
+    q = question_from_dict(_valid(options=["no", "a much longer and obviously correct option"], answer=1), set_name="bank")
+    assert _strictly_longest_is_correct(q)
+    assert not _strictly_longest_is_correct(question_from_dict(_valid(options=["abc", "xyz"], answer=1), set_name="bank"))
