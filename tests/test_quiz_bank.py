@@ -112,7 +112,7 @@ def test_validator_accepts_a_good_question():
         {"prompt": "Q?"},  # plain string
         {"explanation": {"en": "x", "zh": ""}},
         {"source": ""},
-        {"chapter": "ch9"},
+        {"chapter": "ch99"},
         {"difficulty": 4},
         {"answer": 2},  # not among the options
         {"answer": True},
