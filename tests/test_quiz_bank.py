@@ -171,3 +171,42 @@ def test_the_length_check_catches_a_giveaway():
     q = question_from_dict(_valid(options=["no", "a much longer and obviously correct option"], answer=1), set_name="bank")
     assert _strictly_longest_is_correct(q)
     assert not _strictly_longest_is_correct(question_from_dict(_valid(options=["abc", "xyz"], answer=1), set_name="bank"))
+
+
+def test_interview_set_covers_three_tracks_with_full_answers(bank):
+    from rocm_bridge.quiz.model import TRACKS
+
+    interview = [q for q in bank.questions if q.set == "interview"]
+    assert len(interview) >= 40
+    for track in TRACKS:
+        assert sum(q.track == track for q in interview) >= 10, track
+    for q in interview:
+        assert q.track in TRACKS, q.id
+        assert q.weak_answer and CJK.search(q.weak_answer["zh"]) and not CJK.search(q.weak_answer["en"]), q.id
+        assert q.follow_ups and len(q.follow_ups["en"]) == len(q.follow_ups["zh"]) >= 1, q.id
+        assert all(CJK.search(s) for s in q.follow_ups["zh"]), q.id
+        assert len(q.model_answer["en"]) > 200, f"{q.id}: a model answer should be an answer, not a hint"
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        {"track": "sales"},
+        {"weak_answer": "plain string"},
+        {"follow_ups": {"en": ["Why?"], "zh": []}},
+        {"follow_ups": {"en": ["Why?", "How?"], "zh": ["为什么？"]}},
+    ],
+)
+def test_interview_fields_are_validated(over):
+    raw = _valid(type="open", options=None, answer=None, model_answer={"en": "Because.", "zh": "因为。"},
+                 listen_for={"en": ["a", "b"], "zh": ["甲", "乙"]}, **over)
+    with pytest.raises(QuizSchemaError):
+        question_from_dict(raw, set_name="interview")
+
+
+def test_interview_fields_stay_optional_and_only_for_open_questions():
+    raw = _valid(type="open", options=None, answer=None, model_answer={"en": "Because.", "zh": "因为。"},
+                 listen_for={"en": ["a", "b"], "zh": ["甲", "乙"]})
+    assert question_from_dict(raw, set_name="interview").follow_ups is None  # older items load unchanged
+    with pytest.raises(QuizSchemaError):
+        question_from_dict(_valid(track="ml-infra"), set_name="bank")
