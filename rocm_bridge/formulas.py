@@ -1,4 +1,4 @@
-"""The course's five formulas as pure functions (units in parameter names) plus their LaTeX and symbols.
+"""The course's six formulas as pure functions (units in parameter names) plus their LaTeX and symbols.
 
 Every function validates its inputs and raises rocm_bridge.errors.InvalidInput with a message a learner can
 act on. The doctests are the worked examples the chapters use.
@@ -68,6 +68,20 @@ FORMULAS: dict[str, FormulaSpec] = {
             (
                 (r"N_{\mathrm{supported}}", "formulas.sym.n_supported"),
                 (r"N_{\mathrm{total}}", "formulas.sym.n_total"),
+            ),
+        ),
+        FormulaSpec(
+            "occupancy",
+            "ch9",
+            r"W_{\mathrm{SIMD}} = \min\left(W_{\max},\ \left\lfloor \frac{V_{\mathrm{file}}}{\lceil V + A \rceil_{8}} \right\rfloor,"
+            r"\ \left\lfloor \frac{L_{\mathrm{CU}}}{L_{\mathrm{block}}} \right\rfloor \cdot \frac{w_{\mathrm{block}}}{4}\right)",
+            (
+                (r"W_{\mathrm{SIMD}}", "formulas.sym.waves_per_simd"),
+                (r"W_{\max}", "formulas.sym.max_waves"),
+                (r"V_{\mathrm{file}},\ V,\ A", "formulas.sym.vgpr_budget"),
+                (r"\lceil \cdot \rceil_{8}", "formulas.sym.granule"),
+                (r"L_{\mathrm{CU}},\ L_{\mathrm{block}}", "formulas.sym.lds"),
+                (r"w_{\mathrm{block}}", "formulas.sym.waves_per_block"),
             ),
         ),
         FormulaSpec(
@@ -260,3 +274,69 @@ def amdahl_speedup(fraction_optimised: float, local_speedup: float) -> float:
         raise InvalidInput("errors.more_than_total", part=p, total=1)
     s = _number("local_speedup", local_speedup, positive=True)
     return 1.0 / ((1.0 - p) + p / s)
+
+
+# --- 6. Occupancy: waves per SIMD = min(hardware, register, LDS limits) -------------------------------------
+
+# gfx90a (MI200): 4 SIMDs per CU, at most 8 waves per SIMD, a unified file of 512 registers per lane per SIMD
+# shared by VGPRs and AGPRs (AGPRs start at the next multiple of 4), allocated in granules of 8, 64 KiB LDS per
+# CU, wave64. Sources: LLVM AMDGPUUsage and llvm-calc-occupancy (gfx90a: 8 waves/EU, 4 EUs per CU), ROCm MI200
+# architecture docs (LDS 64 KiB per CU). SGPRs only limit occupancy above 100 per wave on CDNA and are left out.
+GFX90A = {"max_waves": 8, "vgpr_file": 512, "granule": 8, "lds_per_cu_bytes": 65536, "simds_per_cu": 4, "wave": 64}
+
+
+@dataclass(frozen=True)
+class OccupancyResult:
+    waves_per_simd: int
+    by_hardware: int
+    by_registers: int
+    by_lds: int
+    registers_allocated: int  # per lane, after rounding to the granule
+
+    @property
+    def binding(self) -> tuple[str, ...]:
+        """The limits that set the result ('hardware' when nothing else binds)."""
+        limits = {"registers": self.by_registers, "lds": self.by_lds}
+        found = tuple(k for k, v in limits.items() if v == self.waves_per_simd and v < self.by_hardware)
+        return found or ("hardware",)
+
+    @property
+    def waves_per_cu(self) -> int:
+        return self.waves_per_simd * GFX90A["simds_per_cu"]
+
+
+def occupancy(vgprs: int, agprs: int = 0, lds_bytes_per_block: int = 0, block_threads: int = 256) -> OccupancyResult:
+    """Waves per SIMD of a kernel on gfx90a (MI200): the minimum of the hardware, register and LDS limits.
+
+    >>> occupancy(vgprs=64).waves_per_simd        # 512 // 64 = 8: the hardware maximum
+    8
+    >>> occupancy(vgprs=128).waves_per_simd       # 512 // 128
+    4
+    >>> r = occupancy(vgprs=90, agprs=64)          # 92 + 64 = 156 -> 160 allocated; 512 // 160
+    >>> (r.waves_per_simd, r.registers_allocated, r.binding)
+    (3, 160, ('registers',))
+    >>> occupancy(vgprs=32, lds_bytes_per_block=32768, block_threads=256).waves_per_simd  # 2 blocks x 4 waves / 4
+    2
+    """
+    hw = GFX90A
+    v = int(_count("vgprs", vgprs, positive=True))
+    a = int(_count("agprs", agprs))
+    lds = int(_count("lds_bytes_per_block", lds_bytes_per_block))
+    threads = int(_count("block_threads", block_threads, positive=True))
+    for name, value, limit in (("vgprs", v, 512), ("agprs", a, 256), ("block_threads", threads, 1024),
+                               ("lds_bytes_per_block", lds, hw["lds_per_cu_bytes"])):
+        if value > limit:
+            raise InvalidInput("formulas.errors.too_large", name=name, value=value, limit=limit)
+    used = (-(-v // 4) * 4 + a) if a else v
+    if used > hw["vgpr_file"]:
+        raise InvalidInput("formulas.errors.too_large", name="vgprs + agprs", value=used, limit=hw["vgpr_file"])
+    allocated = -(-used // hw["granule"]) * hw["granule"]
+    by_registers = min(hw["vgpr_file"] // allocated, hw["max_waves"])
+    waves_per_block = -(-threads // hw["wave"])
+    if lds == 0:
+        by_lds = hw["max_waves"]
+    else:
+        blocks = hw["lds_per_cu_bytes"] // lds
+        by_lds = min(max(blocks * waves_per_block // hw["simds_per_cu"], 1 if blocks else 0), hw["max_waves"])
+    best = min(hw["max_waves"], by_registers, by_lds)
+    return OccupancyResult(best, hw["max_waves"], by_registers, by_lds, allocated)

@@ -207,7 +207,7 @@ def test_versions_compare_as_integer_tuples(a, b):
 
 
 def test_formula_specs_have_titles_and_symbols_in_the_catalog():
-    assert set(FORMULAS) == {"compatible", "per_op_time", "throughput", "coverage", "speedup"}
+    assert set(FORMULAS) == {"compatible", "per_op_time", "throughput", "coverage", "speedup", "occupancy"}
     for spec in FORMULAS.values():
         assert spec.latex.strip()
         assert has(spec.title_key), spec.title_key

@@ -112,7 +112,7 @@ def test_validator_accepts_a_good_question():
         {"prompt": "Q?"},  # plain string
         {"explanation": {"en": "x", "zh": ""}},
         {"source": ""},
-        {"chapter": "ch9"},
+        {"chapter": "ch99"},
         {"difficulty": 4},
         {"answer": 2},  # not among the options
         {"answer": True},
@@ -149,3 +149,64 @@ def test_loader_reports_bad_yaml(tmp_path):
     (tmp_path / "bad.yaml").write_text("questions: [\n", encoding="utf-8")
     with pytest.raises(QuizSchemaError, match="YAML"):
         load_bank(tmp_path)
+
+
+def _strictly_longest_is_correct(q) -> bool:
+    lengths = [len(o["en"]) for o in q.options]
+    return lengths[q.answer] == max(lengths) and lengths.count(max(lengths)) == 1
+
+
+def test_the_correct_option_is_not_given_away_by_its_length(bank):
+    """A test-wise learner who always picks the longest option must score near chance (at most 35 %)."""
+    choice = [q for q in bank.questions if q.type in ("single", "code")]
+    longest = [q.id for q in choice if _strictly_longest_is_correct(q)]
+    assert len(choice) >= 80
+    assert len(longest) / len(choice) <= 0.35, f"{len(longest)} of {len(choice)}: {longest}"
+    for ch in {q.chapter for q in choice}:  # and no chapter leans on it either
+        per = [q for q in choice if q.chapter == ch]
+        assert sum(_strictly_longest_is_correct(q) for q in per) / len(per) <= 0.5, ch
+
+
+def test_the_length_check_catches_a_giveaway():
+    q = question_from_dict(_valid(options=["no", "a much longer and obviously correct option"], answer=1), set_name="bank")
+    assert _strictly_longest_is_correct(q)
+    assert not _strictly_longest_is_correct(question_from_dict(_valid(options=["abc", "xyz"], answer=1), set_name="bank"))
+
+
+def test_interview_set_covers_three_tracks_with_full_answers(bank):
+    from rocm_bridge.quiz.model import TRACKS
+
+    interview = [q for q in bank.questions if q.set == "interview"]
+    assert len(interview) >= 40
+    for track in TRACKS:
+        assert sum(q.track == track for q in interview) >= 10, track
+    for q in interview:
+        assert q.track in TRACKS, q.id
+        assert q.weak_answer and CJK.search(q.weak_answer["zh"]) and not CJK.search(q.weak_answer["en"]), q.id
+        assert q.follow_ups and len(q.follow_ups["en"]) == len(q.follow_ups["zh"]) >= 1, q.id
+        assert all(CJK.search(s) for s in q.follow_ups["zh"]), q.id
+        assert len(q.model_answer["en"]) > 200, f"{q.id}: a model answer should be an answer, not a hint"
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        {"track": "sales"},
+        {"weak_answer": "plain string"},
+        {"follow_ups": {"en": ["Why?"], "zh": []}},
+        {"follow_ups": {"en": ["Why?", "How?"], "zh": ["为什么？"]}},
+    ],
+)
+def test_interview_fields_are_validated(over):
+    raw = _valid(type="open", options=None, answer=None, model_answer={"en": "Because.", "zh": "因为。"},
+                 listen_for={"en": ["a", "b"], "zh": ["甲", "乙"]}, **over)
+    with pytest.raises(QuizSchemaError):
+        question_from_dict(raw, set_name="interview")
+
+
+def test_interview_fields_stay_optional_and_only_for_open_questions():
+    raw = _valid(type="open", options=None, answer=None, model_answer={"en": "Because.", "zh": "因为。"},
+                 listen_for={"en": ["a", "b"], "zh": ["甲", "乙"]})
+    assert question_from_dict(raw, set_name="interview").follow_ups is None  # older items load unchanged
+    with pytest.raises(QuizSchemaError):
+        question_from_dict(_valid(track="ml-infra"), set_name="bank")

@@ -128,3 +128,32 @@ def test_tf_rocm_answers_match_the_compatibility_table():
         assert not (set(labels) - picked) & listed[line]
         assert is_correct(q, list(q.answer)) and not is_correct(q, list(q.answer)[:-1])
     assert len(lines) >= 4
+
+
+def _occupancy_reference(vgprs, agprs, lds, threads):
+    """gfx90a waves per SIMD, computed here without rocm_bridge.formulas (LLVM AMDGPUUsage / llvm-calc-occupancy)."""
+    used = (vgprs + 3) // 4 * 4 + agprs if agprs else vgprs
+    allocated = (used + 7) // 8 * 8
+    by_regs = min(512 // allocated, 8)
+    if lds:
+        blocks = 65536 // lds
+        by_lds = min(max(blocks * ((threads + 63) // 64) // 4, 1), 8)
+    else:
+        by_lds = 8
+    return min(8, by_regs, by_lds)
+
+
+def test_occupancy_items_match_an_independent_computation():
+    qs = _many("gen.occupancy")
+    for q in qs:
+        p = q.params
+        assert q.answer == _occupancy_reference(p["vgprs"], p["agprs"], p["lds"], p["threads"])
+        assert is_correct(q, q.answer) and not is_correct(q, q.answer + 1)
+        assert str(p["vgprs"]) in q.prompt["en"] and str(p["vgprs"]) in q.prompt["zh"]
+    assert len({q.answer for q in qs}) >= 3, "the generator should produce varied answers"
+
+
+def test_occupancy_reference_agrees_with_recorded_compiler_output():
+    # hipcc (HIP 5.2) -Rpass-analysis=kernel-resource-usage, gfx90a, recorded 2026-12-01 (content/en/ch9.md)
+    assert _occupancy_reference(136, 0, 0, 256) == 3
+    assert _occupancy_reference(4, 0, 1024, 256) == 8

@@ -341,6 +341,32 @@ def gen_tf_rocm(rng: random.Random) -> Question:
     )
 
 
+def gen_occupancy(rng: random.Random) -> Question:
+    """Waves per SIMD on gfx90a from registers and LDS (chapter 9's formula)."""
+    vgprs = rng.choice((24, 32, 40, 48, 56, 64, 72, 84, 96, 104, 128, 136, 168, 200, 256))
+    agprs = rng.choice((0, 0, 0, 32, 64, 128)) if vgprs <= 256 else 0
+    threads = rng.choice((64, 128, 256, 512))
+    lds = rng.choice((0, 0, 4096, 8192, 16384, 24576, 32768))
+    r = formulas.occupancy(vgprs=vgprs, agprs=agprs, lds_bytes_per_block=lds, block_threads=threads)
+    params = {"vgprs": vgprs, "agprs": agprs, "threads": threads, "lds": lds}
+    return _build(
+        "gen.occupancy",
+        rng,
+        chapter="ch9",
+        type="numeric",
+        difficulty=3,
+        page="ch9",
+        prompt=_both("quiz.gen.occupancy.prompt", **params),
+        explanation=_both("quiz.gen.occupancy.explanation", allocated=r.registers_allocated,
+                          by_regs=r.by_registers, by_lds=r.by_lds, answer=r.waves_per_simd, **params),
+        answer=r.waves_per_simd,
+        tolerance=0,
+        unit="waves/SIMD",
+        source=FORMULA_SOURCE.format(name="occupancy", chapter="ch9"),
+        params=params,
+    )
+
+
 # --- registry ---------------------------------------------------------------------------------------------
 
 
@@ -362,6 +388,7 @@ GENERATORS: dict[str, Generator] = {
         Generator("gen.coverage", "ch5", gen_coverage),
         Generator("gen.hip_name", "ch5", gen_hip_name),
         Generator("gen.speedup", "ch6", gen_speedup),
+        Generator("gen.occupancy", "ch9", gen_occupancy),
     )
 }
 

@@ -14,11 +14,13 @@ from typing import Any
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.i18n import LANGS
 
-CHAPTERS: tuple[str, ...] = tuple(f"ch{n}" for n in range(1, 9))
+CHAPTERS: tuple[str, ...] = tuple(f"ch{n}" for n in range(1, 12))
 SETS: tuple[str, ...] = ("bank", "misconceptions", "interview", "generated")
 GRADED_TYPES: tuple[str, ...] = ("single", "multiple", "true_false", "numeric", "code")
 TYPES: tuple[str, ...] = (*GRADED_TYPES, "open")
 DIFFICULTIES: tuple[int, ...] = (1, 2, 3)
+# interview tracks: ML infrastructure / AMD port, ROCm GPU software engineer, environment / support
+TRACKS: tuple[str, ...] = ("ml-infra", "gpu-software", "env-support")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{2,79}$")
 
 Text = dict[str, str]
@@ -82,6 +84,9 @@ class Question:
     misconception: str = ""  # id of the misconception a wrong answer reveals
     model_answer: Text | None = None  # open questions
     listen_for: dict[str, tuple[str, ...]] | None = None  # open questions: what an interviewer listens for
+    track: str = ""  # open questions: one of TRACKS (optional, older items have none)
+    weak_answer: Text | None = None  # open questions: a common weak answer and why it falls short
+    follow_ups: dict[str, tuple[str, ...]] | None = None  # open questions: follow-up questions
     template: str = ""  # generated questions: the generator id (what the database stores)
     params: dict[str, Any] = field(default_factory=dict, compare=False)
 
@@ -130,6 +135,9 @@ def question_from_dict(raw: dict, *, set_name: str, origin: str = "") -> Questio
         "misconception",
         "model_answer",
         "listen_for",
+        "track",
+        "weak_answer",
+        "follow_ups",
         "template",
         "params",
     }
@@ -230,8 +238,28 @@ def question_from_dict(raw: dict, *, set_name: str, origin: str = "") -> Questio
         if len(points["en"]) != len(points["zh"]):
             raise _fail(qid, "listen_for has a different number of points in en and zh")
         kwargs["listen_for"] = points
-    if qtype != "open" and (raw.get("model_answer") is not None or raw.get("listen_for") is not None):
-        raise _fail(qid, "model_answer/listen_for belong to open questions")
+        track = raw.get("track")
+        if track is not None:
+            if track not in TRACKS:
+                raise _fail(qid, f"track must be one of {TRACKS}")
+            kwargs["track"] = track
+        kwargs["weak_answer"] = _text(raw.get("weak_answer"), qid, "weak_answer", required=False)
+        follow = raw.get("follow_ups")
+        if follow is not None:
+            if not isinstance(follow, dict):
+                raise _fail(qid, "follow_ups must map en and zh to lists")
+            ups = {}
+            for lang in LANGS:
+                items = follow.get(lang)
+                if not isinstance(items, list) or not items or not all(isinstance(s, str) and s.strip() for s in items):
+                    raise _fail(qid, f"follow_ups.{lang} must list at least one question")
+                ups[lang] = tuple(s.strip() for s in items)
+            if len(ups["en"]) != len(ups["zh"]):
+                raise _fail(qid, "follow_ups has a different number of questions in en and zh")
+            kwargs["follow_ups"] = ups
+    interview_only = ("model_answer", "listen_for", "track", "weak_answer", "follow_ups")
+    if qtype != "open" and any(raw.get(name) is not None for name in interview_only):
+        raise _fail(qid, "model_answer/listen_for/track/weak_answer/follow_ups belong to open questions")
     if set_name == "misconceptions" and not kwargs["misconception"]:
         kwargs["misconception"] = qid
     return Question(**kwargs)

@@ -21,6 +21,8 @@ WIDGETS: dict[str, tuple[str, str, dict]] = {
         for fid in ("compatible", "per_op_time", "throughput", "coverage", "speedup")
     },
     "stack": ("rocm_bridge.ui.stack_widgets", "render_explorer", {"compact": True}),
+    "glossary": ("rocm_bridge.ui.glossary_widgets", "render", {}),
+    "occupancy": ("rocm_bridge.ui.occupancy_widget", "render", {}),
 }
 
 

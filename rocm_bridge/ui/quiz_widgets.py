@@ -411,6 +411,10 @@ def interview_runner(chapter: str | None) -> None:
         st.markdown(f"**{tr('quiz.interview.model')}:** {md_content(q.t('model_answer', lg))}")
         st.markdown(f"**{tr('quiz.interview.listen')}:**")
         st.markdown("\n".join(f"- {md_content(p)}" for p in q.listen_for[lg]))
+        if q.weak_answer:  # course issue 16: the common weak answer and follow-up questions
+            st.markdown(f"**{tr('chapters.interview.weak')}:** {md_content(q.t('weak_answer', lg))}")
+        if q.follow_ups:
+            st.markdown(f"**{tr('chapters.interview.follow_ups')}:**\n" + "\n".join(f"- {md_content(p)}" for p in q.follow_ups[lg]))
         rate = st.radio(
             tr("quiz.interview.rate"),
             list(scoring.SELF_ASSESSMENT),
