@@ -8,6 +8,7 @@ import streamlit as st
 
 from rocm_bridge.pages import DEFAULT_PAGE, GROUPS, PAGES
 from rocm_bridge.ui import tr
+from rocm_bridge.ui import presenter
 from rocm_bridge.ui.language import init_language
 from rocm_bridge.ui.runtime import keep_keras_state
 
@@ -16,8 +17,10 @@ ROOT = Path(__file__).parent
 
 def main() -> None:
     keep_keras_state()  # else every rerun pays ~0.4 s once a page has imported TensorFlow (ui/runtime.py)
-    st.set_page_config(page_title="ROCm Bridge", page_icon=":material/swap_horiz:", layout="wide")
+    st.set_page_config(page_title="ROCm Bridge", page_icon=":material/swap_horiz:", layout="wide",
+                       initial_sidebar_state=presenter.sidebar_state())
     init_language()
+    presenter.render()
     sections = {
         tr(f"nav.{group}"): [
             st.Page(
