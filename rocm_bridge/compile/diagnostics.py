@@ -32,6 +32,11 @@ _NOT_IN_DEBIAN = ("rocblas", "hipblas", "hipblaslt", "hipfft", "rocfft", "hipcub
                   "hipsolver", "rocsolver", "rccl", "hipdnn")
 
 
+# names hip_runtime.h declares that code commonly uses without a hip prefix
+_RUNTIME_NAMES = frozenset(("threadIdx", "blockIdx", "blockDim", "gridDim", "dim3", "__syncthreads", "warpSize",
+                            "atomicAdd", "__shfl", "__shfl_down", "__ballot", "hipLaunchKernelGGL"))
+
+
 @dataclass
 class Diagnostic:
     file: str
@@ -109,7 +114,7 @@ def explain(diags: list[Diagnostic], code: str) -> list[Diagnostic]:
             elif name in _hip_added() and parse_version(_hip_added()[name]) > parse_version(INSTALLED_HIP):
                 d.explain = "hip_newer"
                 d.params = {"name": name, "added": _hip_added()[name], "installed": INSTALLED_HIP}
-            elif name.startswith("hip") and not has_runtime:
+            elif not has_runtime and (name.startswith("hip") or name in _RUNTIME_NAMES):
                 d.explain, d.params = "missing_runtime", {"name": name}
             elif name.startswith("hip"):
                 d.explain, d.params = "hip_unknown", {"name": name, "installed": INSTALLED_HIP}

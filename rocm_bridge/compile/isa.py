@@ -9,11 +9,11 @@ from dataclasses import dataclass
 # class -> pattern on the mnemonic; checked in order, the first match wins
 CLASSES: tuple[tuple[str, re.Pattern], ...] = (
     ("mfma", re.compile(r"^v_mfma_|^v_smfmac_|^v_wmma_")),
-    ("lds", re.compile(r"^ds_")),
     ("global", re.compile(r"^(?:global|flat|buffer)_(?:load|store|atomic)")),
     ("scalar_mem", re.compile(r"^s_(?:load|buffer_load|store)_")),
     ("wait", re.compile(r"^s_waitcnt|^s_wait_")),
     ("cross_lane", re.compile(r"^v_readlane|^v_writelane|^v_readfirstlane|^ds_(?:swizzle|permute|bpermute)|^v_permlane")),
+    ("lds", re.compile(r"^ds_")),
     ("barrier", re.compile(r"^s_barrier")),
     ("branch", re.compile(r"^s_(?:c?branch|cbranch_\w+|setpc|swappc|endpgm)")),
 )
