@@ -20,6 +20,7 @@ INSTALLED_HIP = "5.2"  # Debian 12's hipcc / libamdhip64 (ROCm 5.2.3)
 
 _LINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>fatal error|error|warning|note|remark): "
                    r"(?P<msg>.*?)(?: \[(?P<flag>-[\w=,+-]+)\])?$")
+_INCLUDED = re.compile(r"^In file included from (?P<file>[^:\n]+):(?P<line>\d+):")
 _UNDECLARED = re.compile(r"(?:use of undeclared identifier|unknown type name|no member named|"
                          r"no template named|unknown template name) '(?:[\w:]*::)?(\w+)'")
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
@@ -68,7 +69,13 @@ def parse(text: str, source_name: str) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     current: Diagnostic | None = None
     seen: set[tuple] = set()
+    included_at: int | None = None
     for raw in text.splitlines():
+        inc = _INCLUDED.match(raw)
+        if inc:
+            if inc["file"] == source_name:
+                included_at = int(inc["line"])
+            continue
         m = _LINE.match(raw)
         if not m:
             continue
@@ -81,15 +88,19 @@ def parse(text: str, source_name: str) -> list[Diagnostic]:
                 where = f"{file.rsplit('/', 1)[-1]}:{m['line']}"
                 current.notes.append(f"{where}: {m['msg']}")
             continue
+        line, col, msg = int(m["line"]), int(m["col"]), m["msg"]
         if file != source_name:
-            current = None
-            continue
-        key = (int(m["line"]), int(m["col"]), sev, m["msg"])
+            if sev != "error" or included_at is None:
+                current = None
+                continue
+            # an error inside a header: show it on the #include line of the submitted file
+            line, col, msg = included_at, 1, f"{file.rsplit('/', 1)[-1]}:{m['line']}: {msg}"
+        key = (line, col, sev, msg)
         if key in seen:  # the host and the device pass report the same problem twice
             current = None
             continue
         seen.add(key)
-        current = Diagnostic(file, int(m["line"]), int(m["col"]), sev, m["msg"], m["flag"] or "")
+        current = Diagnostic(source_name, line, col, sev, msg, m["flag"] or "")
         out.append(current)
     return out
 

@@ -101,7 +101,7 @@ def _limits() -> None:  # runs in the child before exec (prlimit is used instead
 
 
 def run(argv: list[str], workdir: Path, env: dict[str, str], ro_binds: tuple[tuple[str, str], ...] = (),
-        sandbox: bool = True, wall_s: float = WALL_S) -> Run:
+        sandbox: bool = True, wall_s: float | None = None) -> Run:
     """Run argv (argv[0] an absolute path under /usr) in `workdir`, which the sandbox sees as /src."""
     log = workdir.parent / f"{workdir.name}.log"  # outside /src: the compiler cannot read or replace it
     if sandbox:
@@ -127,7 +127,7 @@ def run(argv: list[str], workdir: Path, env: dict[str, str], ro_binds: tuple[tup
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
                                 env=run_env, start_new_session=True, preexec_fn=preexec)
         try:
-            proc.wait(timeout=wall_s)
+            proc.wait(timeout=WALL_S if wall_s is None else wall_s)
         except subprocess.TimeoutExpired:
             timed_out = True
             try:

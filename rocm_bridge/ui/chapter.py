@@ -21,6 +21,7 @@ WIDGETS: dict[str, tuple[str, str, dict]] = {
         for fid in ("compatible", "per_op_time", "throughput", "coverage", "speedup")
     },
     "stack": ("rocm_bridge.ui.stack_widgets", "render_explorer", {"compact": True}),
+    "occupancy": ("rocm_bridge.ui.compile_view", "occupancy_widget", {"embedded": True}),
 }
 
 
