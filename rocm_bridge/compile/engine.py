@@ -64,7 +64,7 @@ class CompileResult:
     def to_dict(self, isa_lines: int | None = None) -> dict[str, object]:
         asm = self.asm
         if isa_lines is not None:
-            asm = "\n".join(f"{k.name}:\n" + "\n".join(ln.text for ln in k.lines[:isa_lines])
+            asm = "\n".join(f"{k.name}:\n" + "\n".join(ln.text for ln in k.lines[:isa_lines]) + "\n.Lfunc_end:"
                             for k in self.kernel_asm())
         return {"target": self.target, "wave": self.wave, "mode": self.mode, "ok": self.ok,
                 "compiler": self.compiler, "seconds": round(self.seconds, 3), "sandboxed": self.sandboxed,

@@ -12,9 +12,10 @@ from rocm_bridge.compile.isa import CLASSES
 from rocm_bridge.compile.occupancy import LIMITS, occupancy, waves_by_vgprs
 from rocm_bridge.compile.targets import target as get_target
 from rocm_bridge.compile.targets import targets
+from rocm_bridge import i18n
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.text import md_escape
-from rocm_bridge.ui import show_error, source_note, tr
+from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, url_state
 
 CLASS_IDS = tuple(c for c, _ in CLASSES)
@@ -246,7 +247,8 @@ def compile_panel(code: str, key_prefix: str, example: str | None = None) -> Non
 def render_page() -> None:
     keys = examples.keys()
     url_state("cl_ex", keys[0], valid=keys)
-    example = st.selectbox(tr("compile.page.example"), keys, key="cl_ex", format_func=_example_label)
+    lg = lang()  # AppTest calls format_func outside the run: capture the language now
+    example = st.selectbox(tr("compile.page.example"), keys, key="cl_ex", format_func=lambda k: _example_label(k, lg))
     push_url("cl_ex")
     if st.session_state.get("cl_loaded") != example:
         st.session_state["cl_code"] = examples.source(example)
@@ -255,10 +257,10 @@ def render_page() -> None:
     compile_panel(code, "cl", example)
 
 
-def _example_label(key: str) -> str:
+def _example_label(key: str, lg: str) -> str:
     if key.startswith("hipify_"):
-        return "hipify → " + tr(f"hipify.example.{key[len('hipify_'):]}")
-    return tr(f"compile.example.{key}")
+        return "hipify → " + i18n.t(f"hipify.example.{key[len('hipify_'):]}", lg)
+    return i18n.t(f"compile.example.{key}", lg)
 
 
 def occupancy_widget(key_prefix: str = "occ", embedded: bool = False) -> None:
