@@ -5,7 +5,7 @@ Sandbox (bwrap): only /usr is visible (read-only, with the /bin /lib /lib64 link
 minimal /dev, the job's own directory at /src and, for gfx11, the generated device-lib directory (read-only).
 No /etc, /home, /root, /proc, no network (--unshare-all), no capabilities, a new session, a clean environment;
 it dies with its parent. Limits (prlimit, applied to bwrap and inherited): address space, CPU seconds, file
-size, no core files. The wall clock kills the whole process group.
+size, no core files; it runs at nice 10. The wall clock kills the whole process group.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ CPU_S = 90
 MEMORY_BYTES = 4 * 1024 ** 3
 FILE_BYTES = 64 * 1024 ** 2
 OUTPUT_CAP = 2 * 1024 ** 2  # bytes of compiler messages kept
+NICE = 10
 
 _LOCK = threading.Lock()
 _holder: dict[str, object] = {}
@@ -115,6 +116,9 @@ def run(argv: list[str], workdir: Path, env: dict[str, str], ro_binds: tuple[tup
         cwd = str(workdir)
     else:
         cmd, run_env, cwd = list(argv), dict(env), str(workdir)
+    nice = shutil.which("nice")
+    if nice:  # the compiler yields the CPU to the server's other sessions
+        cmd = [nice, "-n", str(NICE), *cmd]
     prlimit = shutil.which("prlimit")
     preexec = None
     if prlimit:
