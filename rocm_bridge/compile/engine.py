@@ -137,6 +137,8 @@ def compile_code(code: str, target: str = "gfx90a", wave: int | None = None, mod
     wave = t.wave(wave)
     if len(code.encode("utf-8", "surrogatepass")) > policy.MAX_CODE_BYTES:
         raise CodeTooLarge(kib=policy.MAX_CODE_BYTES // 1024)
+    if not toolchain.enabled():  # before the cache: a deployment that turned compiling off serves no live result
+        raise CompileDisabled()
     key = _key(code, target, wave, mode)
     if use_cache:
         with _cache_lock:
@@ -146,8 +148,6 @@ def compile_code(code: str, target: str = "gfx90a", wave: int | None = None, mod
     refused = policy.check(code) if check_policy else []  # check_policy=False: tests of the sandbox alone
     if refused:
         return CompileResult(target, wave, mode, False, refused=refused, compiler=toolchain.version())
-    if not toolchain.enabled():
-        raise CompileDisabled()
     if toolchain.hipcc() is None:
         raise CompilerMissing()
     use_sandbox = sandbox.sandbox_works()

@@ -147,10 +147,12 @@ def show_resources(result: eng.CompileResult) -> None:
                     limit=", ".join(tr(f"compile.limit.{b}") for b in k.occupancy["binding"])))
 
 
-def _listing(kernel, query: str) -> str:
+def _listing(kernel, query: str, classes: list[str] | None = None) -> str:
     from rocm_bridge.compile.isa import search
     lines = []
     for i, ln in search(kernel, query):
+        if classes and ln.cls not in classes:
+            continue
         tag = f"[{ln.cls}]" if ln.cls else ""
         lines.append(f"{i:4} {tag:13} {ln.text.strip()}")
     return "\n".join(lines)
@@ -167,10 +169,12 @@ def show_isa(result: eng.CompileResult, key_prefix: str) -> None:
     query = st.text_input(tr("compile.page.search"), key=f"{key_prefix}_isa_q", max_chars=80,
                           placeholder="v_mfma, ds_, global_load, s_waitcnt, readlane")
     counts = kernel.counts()
-    st.caption(tr("compile.page.classes") + " · " + tr("compile.page.instructions", n=kernel.instructions))
-    st.dataframe([{tr("compile.col.class"): tr(f"compile.cls.{c}"), "n": counts.get(c, 0)} for c in CLASS_IDS],
-                 hide_index=True)
-    st.code(_listing(kernel, query), language="asm", height=420)
+    st.caption(tr("compile.page.instructions", n=kernel.instructions) + " · " + tr("compile.page.isa_help"))
+    lg = lang()
+    present = [c for c in CLASS_IDS if counts.get(c)]
+    only = st.pills(tr("compile.page.classes"), present, selection_mode="multi", key=f"{key_prefix}_isa_cls",
+                    format_func=lambda c: f"{i18n.t(f'compile.cls.{c}', lg)} ({counts.get(c, 0)})")
+    st.code(_listing(kernel, query, list(only or [])), language="asm", height=420)
 
 
 def side_by_side(code: str, key_prefix: str, example: str | None = None) -> None:
