@@ -28,7 +28,8 @@ class Target:
     lds_per_cu_bytes: int
     lds_per_workgroup_bytes: int
     max_workgroup_size: int
-    vgpr_file_kib_per_simd: int
+    vgpr_file_kib_docs: str  # the ROCm docs figure (per CU on CDNA, per WGP on RDNA)
+    lds_kib_docs: int
     source: str
     notes: str
 
@@ -60,7 +61,8 @@ def targets() -> dict[str, Target]:
             vgprs=_by_wave(row, "vgprs"), vgpr_granule=_by_wave(row, "vgpr_granule"), agprs=int(row["agprs"]),
             sgprs_limit_occupancy=row["sgprs_limit_occupancy"] == "yes",
             lds_per_cu_bytes=int(row["lds_per_cu_bytes"]), lds_per_workgroup_bytes=int(row["lds_per_workgroup_bytes"]),
-            max_workgroup_size=int(row["max_workgroup_size"]), vgpr_file_kib_per_simd=int(row["vgpr_file_kib_per_simd"]),
+            max_workgroup_size=int(row["max_workgroup_size"]), vgpr_file_kib_docs=row["vgpr_file_kib_docs"],
+            lds_kib_docs=int(row["lds_kib_docs"]),
             source=row["source"], notes=row["notes"])
     return out
 

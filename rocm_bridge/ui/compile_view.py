@@ -296,5 +296,7 @@ def occupancy_widget(key_prefix: str = "occ", embedded: bool = False) -> None:
     st.dataframe([{tr("compile.occ.limit_col"): tr(f"compile.limit.{k}"), tr("compile.occ.waves_col"): occ.by_limit[k],
                    "": tr("compile.occ.binding") if k in occ.binding else ""} for k in LIMITS],
                  hide_index=True, width="stretch")
-    st.caption(tr("compile.occ.products", target=t.name, products=t.products, arch=t.architecture))
+    st.caption(tr("compile.occ.products", target=t.name, products=md_escape(t.products), arch=t.architecture,
+                  vgpr=t.vgpr_file_kib_docs, lds=t.lds_kib_docs,
+                  unit=tr("compile.occ.unit_wgp" if t.name.startswith("gfx1") else "compile.occ.unit_cu")))
     source_note(t.source)
