@@ -66,7 +66,7 @@ def rerun_table(route: str, reruns: int) -> None:
         worker = threading.Thread(target=load, daemon=True)
         worker.start()
         time.sleep(1.0)  # the first compile is under way
-        busy = asyncio.run(_rerun_times(url, route, reruns * 5))  # long enough to span several compiles
+        busy = asyncio.run(_rerun_times(url, route, reruns * 15))  # long enough to span several compiles
         stop.set()
         worker.join(timeout=120)
     finally:
