@@ -40,7 +40,7 @@ def compile_table(targets: list[str]) -> None:
     print(f"\n## time per example (s), {toolchain.version()}, sandboxed={sandbox.sandbox_works()}\n")
     print("| example | target | diagnostics cold | resources + ISA cold | resources warm (cache) | ok |")
     print("|---|---|---:|---:|---:|---|")
-    for key in examples.keys():
+    for key in examples.all_keys():
         code = examples.source(key)
         for t in targets:
             diag = _timed(code, t, "syntax", cache=False)

@@ -8,7 +8,7 @@ import json
 import socket
 import subprocess
 import sys
-import threading
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -185,10 +185,8 @@ ATTACKS = {
 def _secrets() -> list[str]:
     out = [socket.gethostname()]
     for f in SECRET_FILES:
-        try:
+        with suppress(OSError):
             out += [ln for ln in Path(f).read_text().splitlines() if len(ln) > 6]
-        except OSError:
-            pass
     return [s for s in out if s]
 
 
@@ -203,7 +201,7 @@ def test_policy_refuses_file_reads(name):
 
 
 def test_policy_allows_ordinary_code():
-    for key in examples.keys():
+    for key in examples.all_keys():
         assert policy.check(examples.source(key)) == [], key
     assert policy.check('asm volatile("s_nop 0" ::: "memory");\n#include "local.h"\n') == []
 
@@ -243,9 +241,8 @@ def test_sandbox_has_no_network_home_or_server_files():
 
 @needs_hipcc
 def test_one_compile_at_a_time():
-    with sandbox.compile_lock("held by the test"):
-        with pytest.raises(CompileBusy):
-            compile_code("__global__ void k() {}\n", "gfx90a", use_cache=False)
+    with sandbox.compile_lock("held by the test"), pytest.raises(CompileBusy):
+        compile_code("__global__ void k() {}\n", "gfx90a", use_cache=False)
     assert not sandbox.is_busy()
 
 

@@ -22,12 +22,12 @@ def _compile(job: tuple[str, str, int]) -> tuple[tuple[str, str], dict]:
 @pytest.fixture(scope="module")
 def current() -> dict[tuple[str, str], dict]:
     """Every example x target compiled now, in parallel processes."""
-    jobs = [(k, t, w) for k in examples.keys() for t, w in recorded.TARGETS]
+    jobs = [(k, t, w) for k in examples.all_keys() for t, w in recorded.TARGETS]
     with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn")) as pool:
         return dict(pool.map(_compile, jobs))
 
 
-@pytest.mark.parametrize("key", examples.keys())
+@pytest.mark.parametrize("key", examples.all_keys())
 def test_every_example_is_recorded(key):
     rec = recorded.load(key)
     assert rec is not None, f"run python tools/record_compile.py {key}"
@@ -43,7 +43,7 @@ def test_every_example_is_recorded(key):
 
 
 @pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc not installed (.ci/run installs it)")
-@pytest.mark.parametrize("key", examples.keys())
+@pytest.mark.parametrize("key", examples.all_keys())
 def test_recorded_matches_the_current_compiler(key, current):
     rec = recorded.load(key)
     if rec["compiler"] != toolchain.version():

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         print("no compiler (hipcc) found", file=sys.stderr)
         return 2
     differ = 0
-    for key in args.keys or examples.keys():
+    for key in args.keys or examples.all_keys():
         code = examples.source(key)
         results = {t: compile_code(code, t, w, allow_unsandboxed=True) for t, w in recorded.TARGETS}
         entry = recorded.record_entry(key, code, results, compiler, str(date.today()))

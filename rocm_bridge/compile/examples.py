@@ -25,7 +25,7 @@ def hipify_examples() -> tuple[str, ...]:
     return tuple(f"hipify_{k}" for k in EXAMPLES)
 
 
-def keys() -> tuple[str, ...]:
+def all_keys() -> tuple[str, ...]:
     return LAB + hipify_examples()
 
 

@@ -74,9 +74,8 @@ def split_kernels(asm: str, names: list[str] | None = None) -> list[KernelAsm]:
     for raw in asm.splitlines():
         if current is None:
             m = _FUNC.match(raw)
-            if m and not m["name"].startswith("."):
-                if wanted is None or m["name"] in wanted:
-                    current, body = m["name"], []
+            if m and not m["name"].startswith(".") and (wanted is None or m["name"] in wanted):
+                current, body = m["name"], []
             continue
         if raw.startswith(".Lfunc_end"):
             out.append(KernelAsm(current, tuple(body)))

@@ -17,7 +17,7 @@ import signal
 import subprocess
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,10 +134,8 @@ def run(argv: list[str], workdir: Path, env: dict[str, str], ro_binds: tuple[tup
             proc.wait(timeout=WALL_S if wall_s is None else wall_s)
         except subprocess.TimeoutExpired:
             timed_out = True
-            try:
+            with suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             proc.wait()
     seconds = time.perf_counter() - start
     with log.open("rb") as fh:

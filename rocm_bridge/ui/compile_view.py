@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rocm_bridge.compile import examples, recorded, toolchain
+from rocm_bridge import i18n
 from rocm_bridge.compile import engine as eng
+from rocm_bridge.compile import examples, recorded, toolchain
 from rocm_bridge.compile.isa import CLASSES
 from rocm_bridge.compile.occupancy import LIMITS, occupancy, waves_by_vgprs
 from rocm_bridge.compile.targets import target as get_target
 from rocm_bridge.compile.targets import targets
-from rocm_bridge import i18n
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
@@ -77,9 +77,9 @@ def how_to_get() -> None:
 
 def recorded_fallback(code: str, target: str, example: str | None):
     how_to_get()
-    key = example if example in examples.keys() and examples.source(example) == code else None
+    key = example if example in examples.all_keys() and examples.source(example) == code else None
     if key is None:
-        key = next((k for k in examples.keys() if examples.source(k) == code), None)
+        key = next((k for k in examples.all_keys() if examples.source(k) == code), None)
     if key is None:
         st.caption(tr("compile.page.recorded_other"))
         return None
@@ -249,7 +249,7 @@ def compile_panel(code: str, key_prefix: str, example: str | None = None) -> Non
 
 
 def render_page() -> None:
-    keys = examples.keys()
+    keys = examples.all_keys()
     url_state("cl_ex", keys[0], valid=keys)
     lg = lang()  # AppTest calls format_func outside the run: capture the language now
     example = st.selectbox(tr("compile.page.example"), keys, key="cl_ex", format_func=lambda k: _example_label(k, lg))

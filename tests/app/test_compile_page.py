@@ -77,4 +77,4 @@ def test_occupancy_widget_moves_with_vgprs(app_test):
     next(s for s in at.slider if s.key == "cl_occ_v").set_value(130).run()
     metric = next(m for m in at.metric if m.label == i18n.t("compile.occ.result", "en"))
     assert metric.value == "3 / 8"  # 130 VGPRs -> 136 allocated (granule 8); 512 // 136 = 3
-    assert examples.keys()[0] == "saxpy_bounds"
+    assert examples.all_keys()[0] == "saxpy_bounds"
