@@ -59,6 +59,8 @@ def run_compile(code: str, target: str, wave: int, key_prefix: str, example: str
             return eng.compile_code(code, target, wave)
     except (eng.NoSandbox, *_no_compiler_errors()) as err:
         show_error(err)
+        if isinstance(err, eng.NoSandbox):
+            how_to_get()
         return recorded_fallback(code, target, example)
     except RocmBridgeError as err:
         show_error(err)
@@ -76,7 +78,6 @@ def how_to_get() -> None:
 
 
 def recorded_fallback(code: str, target: str, example: str | None):
-    how_to_get()
     key = example if example in examples.all_keys() and examples.source(example) == code else None
     if key is None:
         key = next((k for k in examples.all_keys() if examples.source(k) == code), None)
