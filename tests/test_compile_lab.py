@@ -215,7 +215,7 @@ def test_attacks_reveal_nothing(name):
 
 @needs_hipcc
 @pytest.mark.skipif(not sandbox.sandbox_works(), reason="bubblewrap cannot start here (.ci/run installs it)")
-@pytest.mark.parametrize("name", ["abs_include", "incbin", "has_include", "proc"])
+@pytest.mark.parametrize("name", ["abs_include", "incbin", "has_include", "proc", "dev_zero"])
 def test_sandbox_alone_reveals_nothing(name):
     """The second wall: with the policy switched off, the sandboxed compiler still cannot see /etc or /proc."""
     code = ATTACKS[name] + "__global__ void k(int* x) { x[0] = 1; }\n"
@@ -223,6 +223,8 @@ def test_sandbox_alone_reveals_nothing(name):
     assert r.sandboxed and not _leaks(r)
     if name == "has_include":  # the file does not exist in the sandbox
         assert r.ok and "leak" not in r.asm
+    elif name == "dev_zero":  # the sandbox's /dev/zero reads as an empty file: no hang, no memory blow-up
+        assert r.ok and r.seconds < sandbox.WALL_S
     elif name != "incbin":
         assert not r.ok and any("file not found" in d.message for d in r.diagnostics)
 

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from contextlib import suppress
 from functools import cache
 from pathlib import Path
 
@@ -103,7 +104,7 @@ def device_lib_dir(target: str) -> Path | None:
         root.mkdir(parents=True, exist_ok=True)
         for bc in DEVICE_LIBS.glob("*.bc"):
             link = root / bc.name
-            if not link.exists():
+            with suppress(FileExistsError):  # another process made it first
                 link.symlink_to(bc)
         ll = ('target triple = "amdgcn-amd-amdhsa"\n'
               f"@__oclc_ISA_version = linkonce_odr protected local_unnamed_addr addrspace(4) constant i32 {value}, "
