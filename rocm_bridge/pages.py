@@ -44,6 +44,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("hardware", "views/hardware.py", "labs", ":material/developer_board:", "hardware.title", "hardware"),
     PageSpec("formulas", "views/formula_lab.py", "labs", ":material/function:", "formula_lab.title", "formulas"),
     PageSpec("hipify", "views/hipify.py", "labs", ":material/translate:", "hipify.title", "hipify"),
+    PageSpec("compile", "views/compile.py", "labs", ":material/build_circle:", "compile.title", "compile"),
     PageSpec("doctor", "views/doctor.py", "labs", ":material/health_and_safety:", "doctor.title", "doctor"),
     PageSpec("live", "views/live.py", "labs", ":material/bolt:", "live.title", "live"),
     PageSpec("coverage", "views/coverage.py", "labs", ":material/checklist:", "coverage.title", "coverage"),

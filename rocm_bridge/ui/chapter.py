@@ -23,6 +23,7 @@ WIDGETS: dict[str, tuple[str, str, dict]] = {
     "stack": ("rocm_bridge.ui.stack_widgets", "render_explorer", {"compact": True}),
     "glossary": ("rocm_bridge.ui.glossary_widgets", "render", {}),
     "occupancy": ("rocm_bridge.ui.occupancy_widget", "render", {}),
+    "occupancy_targets": ("rocm_bridge.ui.compile_view", "occupancy_widget", {"embedded": True}),
 }
 
 

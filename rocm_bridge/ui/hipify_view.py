@@ -119,6 +119,9 @@ def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
         st.caption(tr("hipify.page.hip_pane"))
         st.code(results[0].result.output, language="cpp", line_numbers=True, height=pane_height(code))
         downloads(results)
+    with st.expander(tr("compile.page.hipify_expander"), icon=":material/build:"):  # the compile lab on the HIP
+        from rocm_bridge.ui.compile_view import compile_panel
+        compile_panel(results[0].result.output, "hp_cl")
     return results
 
 
