@@ -7,8 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from rocm_bridge.pages import DEFAULT_PAGE, GROUPS, PAGES
-from rocm_bridge.ui import tr
-from rocm_bridge.ui import presenter
+from rocm_bridge.ui import presenter, tr
 from rocm_bridge.ui.language import init_language
 from rocm_bridge.ui.runtime import keep_keras_state
 

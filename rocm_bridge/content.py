@@ -18,7 +18,7 @@ from rocm_bridge.pages import PAGES
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 BLOCKS = ("story", "takeaways", "misconceptions")
-WIDGETS = tuple(f"formula:{f}" for f in FORMULAS) + ("stack", "glossary", "occupancy")
+WIDGETS = tuple(f"formula:{f}" for f in FORMULAS) + ("stack", "glossary", "occupancy", "occupancy_targets")
 PAGE_KEYS = tuple(p.key for p in PAGES)
 
 

@@ -12,13 +12,13 @@ from rocm_bridge.ui import show_error, tr
 def render(key_prefix: str = "occ") -> None:
     left, right = st.columns(2)
     with left:
-        vgprs = st.slider(tr("chapters.occupancy.vgprs"), 1, 512, 96, key=f"{key_prefix}_occ_v")
-        agprs = st.slider(tr("chapters.occupancy.agprs"), 0, 256, 0, step=4, key=f"{key_prefix}_occ_a")
+        vgprs = st.slider(tr("chapters.occupancy.vgprs"), 1, 512, 96, key=f"{key_prefix}_fo_v")
+        agprs = st.slider(tr("chapters.occupancy.agprs"), 0, 256, 0, step=4, key=f"{key_prefix}_fo_a")
     with right:
         lds = st.select_slider(tr("chapters.occupancy.lds"), options=[0, 4096, 8192, 16384, 24576, 32768, 49152, 65536],
-                               value=0, key=f"{key_prefix}_occ_l")
+                               value=0, key=f"{key_prefix}_fo_l")
         threads = st.select_slider(tr("chapters.occupancy.threads"), options=[64, 128, 256, 512, 1024], value=256,
-                                   key=f"{key_prefix}_occ_t")
+                                   key=f"{key_prefix}_fo_t")
     try:
         r = formulas.occupancy(vgprs=vgprs, agprs=agprs, lds_bytes_per_block=lds, block_threads=threads)
     except RocmBridgeError as exc:
