@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rocm_bridge import compat
+from rocm_bridge.doctor import visibility, wheels
 from rocm_bridge.doctor.facts import Facts, gfx_from_override
 from rocm_bridge.formulas import Compatibility, compatible
 from rocm_bridge.versions import parse_version
@@ -45,6 +46,22 @@ SOURCE_ROWS: dict[str, str] = {
     "nv_tf_gpu_visible": "tf_cuda_build",
     "no_gpu": "rocminfo",
 }
+# outcome -> env_checks.csv row whose source backs that particular rule (overrides the check's row)
+OUTCOME_ROWS: dict[str, str] = {
+    "devices_hidden": "visible_devices_hip", "devices_hidden_rocr": "visible_devices_rocr",
+    "devices_dropped": "visible_devices_hip", "devices_dropped_rocr": "visible_devices_rocr",
+    "devices_selected": "visible_devices_hip", "gpu_device_ordinal": "visible_devices_hip",
+    "nv_devices_hidden": "cuda_visible_devices", "nv_devices_dropped": "cuda_visible_devices",
+    "override_in_use": "hsa_override_target", "override_masks": "hsa_override_target",
+    "override_bad": "hsa_override_target", "override_noop": "hsa_override_target",
+    "wsl_driver": "wsl_dxg", "wsl_no_dxg": "wsl_dxg", "wsl_nodes": "wsl_dxg", "wsl_no_gpu_agent": "wsl_dxg",
+    "wsl_gpu_unlisted": "wsl_dxg",
+    "container_no_devices": "container_devices", "container_group_missing": "container_devices",
+    "container_options": "container_options",
+    "python_no_wheel": "python_wheel", "wheel_other_line": "tf_wheel_match", "not_rocm_wheel": "tf_vendor_wheel",
+    "wrong_vendor_wheel": "tf_vendor_wheel", "cpu_wheel": "tf_vendor_wheel", "nv_wheel_ok": "tf_vendor_wheel",
+    "rocm_core_sdk": "rocm_core_sdk", "contradicted": "tf_rocm_build",
+}
 TF_RELEASES_SOURCE = "github.com/tensorflow/tensorflow RELEASES.md (2.16: Keras 3 default; 2.18: NumPy 2.0 support)"
 AMD_INSTALL_DOC = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/"
 TF_PIP_DOC = "https://www.tensorflow.org/install/pip"
@@ -57,8 +74,40 @@ def _env_sources() -> dict[str, str]:
     return {row["check_id"]: row["source"] for row in read_csv("env_checks.csv")}
 
 
-def source_for(check_id: str) -> str:
-    return _env_sources().get(SOURCE_ROWS.get(check_id, check_id), "")
+def source_for(check_id: str, outcome: str = "") -> str:
+    sources = _env_sources()
+    if outcome in OUTCOME_ROWS and sources.get(OUTCOME_ROWS[outcome]):
+        return sources[OUTCOME_ROWS[outcome]]
+    return sources.get(SOURCE_ROWS.get(check_id, check_id), "")
+
+
+@lru_cache(maxsize=1)
+def _env_rows() -> dict[str, dict]:
+    from rocm_bridge.data import read_csv
+
+    return {row["check_id"]: row for row in read_csv("env_checks.csv")}
+
+
+@lru_cache(maxsize=1)
+def isa_families() -> dict[str, tuple[str, ...]]:
+    """LLVM generic-target families (gfx10-3-generic: gfx1030 ... gfx1036) from env_checks.csv row hsa_override_target."""
+    text = _env_rows().get("hsa_override_target", {}).get("healthy_expectation", "")
+    out = {}
+    for part in text.split(";"):
+        if ":" in part:
+            name, members = part.split(":", 1)
+            out[name.strip()] = tuple(re.findall(r"gfx[0-9a-f]+", members))
+    return out
+
+
+def isa_family(gfx: str) -> str | None:
+    return next((name for name, members in isa_families().items() if gfx in members), None)
+
+
+@lru_cache(maxsize=1)
+def wsl_gfx() -> tuple[str, ...]:
+    """gfx targets of the Radeon parts AMD lists for ROCm on WSL (env_checks.csv row wsl_dxg)."""
+    return tuple(re.findall(r"gfx[0-9a-f]+", _env_rows().get("wsl_dxg", {}).get("healthy_expectation", "")))
 
 
 @dataclass
@@ -133,7 +182,7 @@ class FormulaResult:
 
 
 def _check(check_id: str, status: str, outcome: str, **kw) -> Check:
-    return Check(check_id, status, outcome, source=source_for(check_id), **kw)
+    return Check(check_id, status, outcome, source=source_for(check_id, outcome), **kw)
 
 
 def _v(text: str | None) -> tuple[int, ...] | None:
@@ -168,28 +217,44 @@ def amd_checks(f: Facts) -> list[Check]:
     checks: list[Check] = []
     add = checks.append
 
-    # 1. amdgpu kernel driver
+    # 1. kernel driver: amdgpu on Linux; on WSL2 the Windows (Adrenalin) driver reached through /dev/dxg
     pci_amd = [g for g in f.pci_gpus if g["vendor"] == "amd"]
-    ev = [f"/sys/module/amdgpu: {'present' if f.amdgpu_loaded else 'absent'}",
-          f"/sys/module/amdgpu/version: {f.amdgpu_version or '(none)'}"]
-    ev += [f"PCI {g['slot']}: AMD device {g['device']}" for g in pci_amd]
-    if not f.amdgpu_loaded:
-        add(_check("driver", "fail", "driver_missing", evidence=ev,
-                   fix=["sudo apt install amdgpu-dkms  # or: sudo amdgpu-install --usecase=dkms",
-                        "sudo modprobe amdgpu", "dkms status"]))
-    elif not f.amdgpu_version:
-        add(_check("driver", "warn", "driver_inbox", evidence=ev, fix=["dkms status", "uname -r"], blocking=False))
+    if f.wsl:
+        ev = [f.wsl_evidence, f"/dev/dxg: {'present' if f.dxg_exists else 'absent'}", "/dev/kfd: "
+              + ("present" if f.kfd_exists else "absent (expected on WSL)")]
+        if f.dxg_exists:
+            add(_check("driver", "ok", "wsl_driver", evidence=ev))
+        else:
+            add(_check("driver", "fail", "wsl_no_dxg", evidence=ev,
+                       fix=["wsl --update  # in Windows PowerShell, then: wsl --shutdown",
+                            "wsl -l -v  # the distribution must run as VERSION 2",
+                            "# install the AMD Software: Adrenalin Edition driver on Windows, then reopen WSL",
+                            "ls -l /dev/dxg"]))
     else:
-        add(_check("driver", "ok", "driver_ok", params={"version": f.amdgpu_version}, evidence=ev))
+        ev = [f"/sys/module/amdgpu: {'present' if f.amdgpu_loaded else 'absent'}",
+              f"/sys/module/amdgpu/version: {f.amdgpu_version or '(none)'}"]
+        ev += [f"PCI {g['slot']}: AMD device {g['device']}" for g in pci_amd]
+        if not f.amdgpu_loaded:
+            add(_check("driver", "fail", "driver_missing", evidence=ev,
+                       fix=["sudo apt install amdgpu-dkms  # or: sudo amdgpu-install --usecase=dkms",
+                            "sudo modprobe amdgpu", "dkms status"]))
+        elif not f.amdgpu_version:
+            add(_check("driver", "warn", "driver_inbox", evidence=ev, fix=["dkms status", "uname -r"], blocking=False))
+        else:
+            add(_check("driver", "ok", "driver_ok", params={"version": f.amdgpu_version}, evidence=ev))
 
-    # 2. ROCm user space
+    # 2. ROCm user space (legacy /opt/rocm-<ver>, or the ROCm Core SDK's /opt/rocm/core-<ver>)
     ev = [f"ROCM_PATH={f.env.get('ROCM_PATH', '(unset)')}", f"/opt: {', '.join(f.rocm_dirs) or '(no rocm* directories)'}"]
     if f.rocm_version:
         ev.insert(0, f"{f.rocm_version_file}: {f.rocm_version}")
+        prefix = f.rocm_version_file.rsplit("/.info", 1)[0]
         rocm_path = f.env.get("ROCM_PATH", "").rstrip("/")
         if rocm_path and not f.rocm_version_file.startswith(rocm_path + "/"):
             add(_check("rocm_install", "warn", "rocm_path_mismatch", params={"version": f.rocm_version, "path": rocm_path},
-                       evidence=ev, fix=[f"export ROCM_PATH={f.rocm_version_file.rsplit('/.info', 1)[0]}"], blocking=False))
+                       evidence=ev, fix=[f"export ROCM_PATH={prefix}"], blocking=False))
+        elif f.rocm_layout == "core_sdk":
+            add(_check("rocm_install", "ok", "rocm_core_sdk", params={"version": f.rocm_version, "prefix": prefix},
+                       evidence=ev))
         else:
             add(_check("rocm_install", "ok", "rocm_ok", params={"version": f.rocm_version}, evidence=ev))
     else:
@@ -197,65 +262,117 @@ def amd_checks(f: Facts) -> list[Check]:
                    fix=["sudo apt install rocm  # after adding AMD's repository, see " + AMD_INSTALL_DOC,
                         "cat /opt/rocm/.info/version"]))
 
-    # 3. device nodes exist and can be opened (permission problems a group membership would not fix)
-    ev = [f"/dev/kfd: {_node_text(f.kfd_access) if f.kfd_exists else 'absent'}"]
-    ev += [f"{path}: {_node_text(acc)}" for path, acc in f.render_nodes.items()] or ["/dev/dri/renderD*: absent"]
+    # 3. device nodes (WSL: /dev/dxg; containers: the devices passed in)
     denied = _denied_nodes(f)
     group_fixable = [n for n in denied if n[1] and n[1] not in f.groups and n[1] != "root"]
-    if not f.kfd_exists:
-        add(_check("device_nodes", "fail", "kfd_missing", evidence=ev,
-                   fix=["sudo modprobe amdgpu", "ls -l /dev/kfd /dev/dri/renderD*",
-                        "docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render ..."]))
-    elif not f.render_nodes:
-        add(_check("device_nodes", "fail", "dri_missing", evidence=ev,
-                   fix=["ls -l /dev/dri", "docker run --device=/dev/kfd --device=/dev/dri ..."]))
-    elif denied and not group_fixable:
-        add(_check("device_nodes", "fail", "kfd_denied", params={"nodes": ", ".join(n[0] for n in denied)}, evidence=ev,
-                   fix=["ls -l /dev/kfd /dev/dri/renderD*",
-                        "# expected: crw-rw---- root render; udev rules come with the amdgpu driver package",
-                        "docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render ..."]))
+    docker_fix = [wheels.DOCKER_RUN + " <image>", "# inside the container: ls -l /dev/kfd /dev/dri/renderD*"]
+    if f.wsl:
+        ev = [f"/dev/dxg: {_node_text(f.dxg_access) if f.dxg_exists else 'absent'}", "/dev/kfd: not used on WSL"]
+        if f.dxg_exists:
+            add(_check("device_nodes", "ok", "wsl_nodes", evidence=ev))
+        else:
+            add(_check("device_nodes", "skipped", "skipped_no_driver", evidence=ev))
     else:
-        add(_check("device_nodes", "ok", "nodes_ok", evidence=ev))
+        ev = [f"/dev/kfd: {_node_text(f.kfd_access) if f.kfd_exists else 'absent'}"]
+        ev += [f"{path}: {_node_text(acc)}" for path, acc in f.render_nodes.items()] or ["/dev/dri/renderD*: absent"]
+        if f.container:
+            ev.append(f"container: {f.container} (/.dockerenv or /run/.containerenv)")
+        if not f.kfd_exists and f.container:
+            add(_check("device_nodes", "fail", "container_no_devices", params={"runtime": f.container}, evidence=ev,
+                       fix=docker_fix))
+        elif not f.kfd_exists:
+            add(_check("device_nodes", "fail", "kfd_missing", evidence=ev,
+                       fix=["sudo modprobe amdgpu", "ls -l /dev/kfd /dev/dri/renderD*", wheels.DOCKER_RUN + " <image>"]))
+        elif not f.render_nodes:
+            add(_check("device_nodes", "fail", "dri_missing", evidence=ev,
+                       fix=["ls -l /dev/dri", wheels.DOCKER_RUN + " <image>"]))
+        elif denied and not group_fixable:
+            add(_check("device_nodes", "fail", "kfd_denied", params={"nodes": ", ".join(n[0] for n in denied)},
+                       evidence=ev, fix=["ls -l /dev/kfd /dev/dri/renderD*",
+                                         "# expected: crw-rw---- root render; udev rules come with the amdgpu driver",
+                                         wheels.DOCKER_RUN + " <image>"]))
+        elif f.container and not denied and _container_options(f):
+            opts = _container_options(f)
+            add(_check("device_nodes", "warn", "container_options", params={"options": " ".join(opts)},
+                       evidence=ev + _container_evidence(f), fix=[wheels.DOCKER_RUN + " <image>"], blocking=False))
+        else:
+            add(_check("device_nodes", "ok", "nodes_ok", evidence=ev))
 
-    # 4. groups
+    # 4. groups: the group that owns each node is the one that counts (video on old distributions, render on new)
     ev = [f"user: {f.user}", f"groups: {', '.join(f.groups) or '(none)'}"]
-    if group_fixable:
+    owners = sorted({acc.get("group") for acc in ([f.kfd_access] if f.kfd_exists else []) + list(f.render_nodes.values())
+                     if acc.get("group")})
+    ev.append(f"device node groups: {', '.join(owners) or '-'}")
+    if f.wsl:
+        add(_check("groups", "skipped", "skipped_wsl", evidence=ev))
+    elif group_fixable and f.container:
+        gids = sorted({n[1] for n in group_fixable})
+        add(_check("groups", "fail", "container_group_missing", params={"user": f.user, "groups": ", ".join(gids)},
+                   evidence=ev, fix=["docker run ... " + " ".join(f"--group-add {g}" for g in gids)
+                                     + " ...  # the GID that owns /dev/kfd on the host",
+                                     "getent group render video  # on the host: name -> GID"]))
+    elif group_fixable:
         needed = sorted({n[1] for n in group_fixable})
         add(_check("groups", "fail", "group_missing", params={"user": f.user, "groups": ", ".join(needed)}, evidence=ev,
-                   fix=["sudo usermod -a -G render,video $LOGNAME", "# then log out and in again (or reboot)", "groups"]))
+                   fix=[f"sudo usermod -a -G {','.join(needed)} $LOGNAME", "# then log out and in again (or reboot)",
+                        "groups"]))
     elif f.kfd_exists and not denied:
-        missing = [g for g in ("render", "video") if g not in f.groups]
+        missing = [g for g in owners if g not in f.groups and not g.isdigit() and g != "root"]
         if missing and f.user != "root":
             add(_check("groups", "warn", "groups_partial", params={"groups": ", ".join(missing)}, evidence=ev,
-                       fix=["sudo usermod -a -G render,video $LOGNAME"], blocking=False))
+                       fix=[f"sudo usermod -a -G {','.join(missing)} $LOGNAME"], blocking=False))
         else:
             add(_check("groups", "ok", "groups_ok", evidence=ev))
     else:
         add(_check("groups", "skipped", "skipped_no_nodes", evidence=ev))
 
-    # 5. GPUs and gfx targets
+    # 5. GPUs: the runtime's list (rocminfo / amd-smi) and the true targets in the KFD topology
     ev = [f"{g.source}: {g.name} ({g.gfx})" for g in f.amd_gpus] + f.gpu_source_notes
-    gfx_list = sorted({g.gfx for g in f.amd_gpus})
+    ev += [f"{g.source}: gfx_target_version -> {g.gfx}" for g in f.kfd_gpus if g not in f.amd_gpus]
+    gfx_list = sorted({g.gfx for g in (f.kfd_gpus or f.amd_gpus)})
     if f.amd_gpus:
-        add(_check("gpus", "ok", "gpus_found", params={"count": len(f.amd_gpus), "gfx": ", ".join(gfx_list)}, evidence=ev))
-    elif not f.kfd_exists or not f.amdgpu_loaded:
+        add(_check("gpus", "ok", "gpus_found", params={"count": f.gpu_count, "gfx": ", ".join(gfx_list)}, evidence=ev))
+    elif f.wsl and f.dxg_exists:
+        add(_check("gpus", "fail", "wsl_no_gpu_agent", evidence=ev or ["rocminfo lists no GPU agent"],
+                   fix=["sudo apt remove libhsa-runtime64-1 libhsakmt1  # Ubuntu's old runtime has no WSL support",
+                        "export HSA_ENABLE_DXG_DETECTION=1  # librocdxg: https://github.com/ROCm/librocdxg",
+                        "# Windows: a current AMD Software: Adrenalin Edition driver for a supported Radeon GPU",
+                        "rocminfo | grep -E 'Name:|Device Type'"]))
+    elif f.wsl or not f.kfd_exists or not f.amdgpu_loaded:
         add(_check("gpus", "skipped", "skipped_no_driver", evidence=ev or ["no GPU agents: driver or /dev/kfd missing"]))
     else:
         add(_check("gpus", "fail", "no_amd_gpu", evidence=ev or ["amdsmi, rocminfo and /sys/class/kfd list no GPU"],
                    fix=["rocminfo | grep -E 'Name:|Device Type'", "ls /sys/class/kfd/kfd/topology/nodes"]))
 
-    # 6. visible-device variables
-    add(_env_check("env_vars", f, ("HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-                                   "GPU_DEVICE_ORDINAL")))
+    # 6. visible-device variables, with ROCr's and HIP's parsing rules
+    add(_amd_env_check(f))
 
-    # 7. gfx target supported by this ROCm / TensorFlow line
+    # 7. gfx target supported by this ROCm / TensorFlow line, judged on the true target
     add(_gfx_check(f, gfx_list))
 
-    # 8. ROCm <-> TensorFlow wheel
+    # 8. ROCm <-> TensorFlow wheel (vendor, line, Python)
     add(_wheel_check(f))
 
     checks += python_checks(f, "rocm")
     return checks
+
+
+def _container_options(f: Facts) -> list[str]:
+    opts = []
+    if f.seccomp_mode == 2:
+        opts.append("--security-opt seccomp=unconfined")
+    if f.shm_bytes is not None and f.shm_bytes <= 64 * 1024**2:
+        opts.append("--ipc=host")
+    return opts
+
+
+def _container_evidence(f: Facts) -> list[str]:
+    ev = []
+    if f.seccomp_mode is not None:
+        ev.append(f"/proc/self/status Seccomp: {f.seccomp_mode} (2 = Docker's default filter)")
+    if f.shm_bytes is not None:
+        ev.append(f"/dev/shm size: {f.shm_bytes // 1024**2} MiB")
+    return ev
 
 
 def _node_text(acc: dict) -> str:
@@ -268,38 +385,66 @@ def _denied_nodes(f: Facts) -> list[tuple[str, str | None]]:
     return [(path, acc.get("group")) for path, acc in nodes if not (acc.get("r") and acc.get("w"))]
 
 
-def _env_check(check_id: str, f: Facts, names: tuple[str, ...]) -> Check:
-    ev = [f"{n}={f.env[n]!r}" for n in names if n in f.env] or ["no *_VISIBLE_DEVICES variable set"]
-    hidden = [n for n in names if _hidden(f.env.get(n))]
-    if hidden:
-        return _check(check_id, "fail", "devices_hidden", params={"vars": ", ".join(hidden)}, evidence=ev,
-                      fix=[f"unset {n}" for n in hidden])
-    set_vars = [n for n in names if n in f.env]
-    values = {f.env[n].strip() for n in set_vars}
-    if len(values) > 1:
-        return _check(check_id, "warn", "devices_conflict", params={"vars": ", ".join(set_vars)}, evidence=ev,
-                      fix=[f"unset {n}" for n in set_vars[1:]], blocking=False)
+def _visibility_check(check_id: str, vis: visibility.Visibility, f: Facts, prefix: str = "") -> Check | None:
+    """The verdict on the visibility variables: hidden (fail), entries dropped (warn), a subset chosen (ok)."""
+    ev = vis.evidence()
+    if f.tensorflow.status == "ok":
+        ev.append(f"TensorFlow lists {len(f.tensorflow.gpus)} GPU(s)")
+    unset = [f"unset {s.var}" for s in vis.steps]
+    if not vis.steps:
+        return None
+    last = vis.steps[-1]
+    culprit = next((s for s in vis.steps if not s.kept), last)
+    rocr = culprit.var == "ROCR_VISIBLE_DEVICES"
+    if vis.total and vis.visible == 0:
+        outcome = prefix + ("devices_hidden_rocr" if rocr else "devices_hidden")
+        return _check(check_id, "fail", outcome, params={"var": culprit.var, "value": repr(culprit.value),
+                      "total": vis.total, "pool": culprit.pool}, evidence=ev, fix=unset)
+    dropped = next((s for s in vis.steps if s.dropped), None)
+    if dropped:
+        outcome = prefix + ("devices_dropped_rocr" if dropped.var == "ROCR_VISIBLE_DEVICES" else "devices_dropped")
+        return _check(check_id, "warn", outcome, params={"var": dropped.var, "value": repr(dropped.value),
+                      "count": vis.visible, "total": vis.total, "kept": ", ".join(dropped.kept) or "-",
+                      "dropped": ", ".join(dropped.dropped)}, evidence=ev,
+                      fix=[f"export {dropped.var}={','.join(dropped.kept)}  # what the runtime uses now"], blocking=False)
+    return _check(check_id, "ok", prefix + "devices_selected" if prefix else "devices_selected",
+                  params={"count": vis.visible, "total": vis.total}, evidence=ev)
+
+
+def _amd_env_check(f: Facts) -> Check:
+    vis = visibility.amd_visibility(f.env, f.gpu_count, f.gpu_uuids)
+    check = _visibility_check("env_vars", vis, f)
+    if check is not None and check.status != "ok":
+        return check
+    if "GPU_DEVICE_ORDINAL" in f.env:
+        return _check("env_vars", "warn", "gpu_device_ordinal", params={"value": repr(f.env["GPU_DEVICE_ORDINAL"])},
+                      evidence=vis.evidence(), fix=["unset GPU_DEVICE_ORDINAL  # use ROCR_VISIBLE_DEVICES on Linux"],
+                      blocking=False)
+    if "CUDA_VISIBLE_DEVICES" in vis.ignored:
+        return _check("env_vars", "warn", "devices_conflict", params={"vars": "HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES"},
+                      evidence=vis.evidence(), fix=["unset CUDA_VISIBLE_DEVICES"], blocking=False)
     ld = f.env.get("LD_LIBRARY_PATH", "")
-    if check_id == "env_vars" and f.rocm_version_file:
+    if f.rocm_version_file:
         prefix = f.rocm_version_file.rsplit("/.info", 1)[0]
         installed = _v(f.rocm_version)
         # /opt/rocm is usually a link to /opt/rocm-<installed version>: only another version is a problem
         others = sorted({m for m in re.findall(r"/opt/rocm-\d+(?:\.\d+)*", ld)
                          if not prefix.startswith(m) and _v(m.split("-", 1)[1]) != installed})
         if others:
-            ev.append(f"LD_LIBRARY_PATH={ld!r}")
-            return _check(check_id, "warn", "ld_path_other_rocm", params={"paths": ", ".join(others), "prefix": prefix},
-                          evidence=ev, fix=[f"export LD_LIBRARY_PATH={prefix}/lib"], blocking=False)
-    return _check(check_id, "ok", "env_ok", evidence=ev)
+            return _check("env_vars", "warn", "ld_path_other_rocm", params={"paths": ", ".join(others), "prefix": prefix},
+                          evidence=vis.evidence() + [f"LD_LIBRARY_PATH={ld!r}"],
+                          fix=[f"export LD_LIBRARY_PATH={prefix}/lib"], blocking=False)
+    return check or _check("env_vars", "ok", "env_ok", evidence=vis.evidence())
 
 
 def override_suggestion(gfx: str) -> str | None:
-    """The community HSA_OVERRIDE_GFX_VERSION value for a consumer RDNA GPU (unsupported workaround)."""
-    if re.fullmatch(r"gfx103[0-9a-f]", gfx):
-        return "10.3.0"
-    if re.fullmatch(r"gfx110[0-9a-f]", gfx):
-        return "11.0.0"
-    return None
+    """The HSA_OVERRIDE_GFX_VERSION value naming the first target of this GPU's ISA family (unsupported workaround):
+    gfx1032 -> 10.3.0 (gfx10-3-generic), gfx1102 -> 11.0.0 (gfx11-generic); None outside RDNA2/RDNA3."""
+    family = isa_family(gfx)
+    if family not in ("gfx10-3-generic", "gfx11-generic"):
+        return None
+    first = isa_families()[family][0]  # gfx1030 / gfx1100
+    return f"{int(first[3:-2])}.{int(first[-2], 16)}.{int(first[-1], 16)}"
 
 
 def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
@@ -311,65 +456,127 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
     if not supported:
         return _check("gfx_supported", "skipped", "gfx_list_unknown", params={"rocm": f.rocm_version})
     row = compat.release_row(f.rocm_version)
-    ev = [f"GPU gfx: {', '.join(gfx_list)}", f"ROCm {row.rocm if row else f.rocm_version} lists: {', '.join(supported)}"]
+    source_of = "KFD topology (sysfs)" if f.kfd_gpus else "rocminfo / amd-smi"
+    ev = [f"GPU gfx ({source_of}): {', '.join(gfx_list)}",
+          f"ROCm {row.rocm if row else f.rocm_version} lists: {', '.join(supported)}"]
+    reported = sorted({g.gfx for g in f.amd_gpus})
+    if f.kfd_gpus and reported and reported != gfx_list:
+        ev.append(f"the runtime reports: {', '.join(reported)} (HSA_OVERRIDE_GFX_VERSION changes what rocminfo shows)")
     override = f.env.get("HSA_OVERRIDE_GFX_VERSION")
     if override is not None:
         ev.append(f"HSA_OVERRIDE_GFX_VERSION={override!r}")
-    unsupported = [g for g in gfx_list if g not in supported]
     common = {"supported": ", ".join(supported), "rocm": f.rocm_version}
-    if not unsupported:
-        if override:
-            return _check("gfx_supported", "warn", "override_on_supported", params={**common, "gfx": ", ".join(gfx_list)},
-                          evidence=ev, fix=["unset HSA_OVERRIDE_GFX_VERSION"], blocking=False)
-        return _check("gfx_supported", "ok", "gfx_ok", params={**common, "gfx": ", ".join(gfx_list)}, evidence=ev)
-    gfx = ", ".join(unsupported)
+    unsupported = [g for g in gfx_list if g not in supported]
     if override:
         effective = gfx_from_override(override)
-        if effective and effective in supported:
-            return _check("gfx_supported", "warn", "override_in_use", params={**common, "gfx": gfx, "effective": effective},
-                          evidence=ev, blocking=False)
-        return _check("gfx_supported", "fail", "override_bad", params={**common, "gfx": gfx, "value": override},
-                      evidence=ev, fix=["unset HSA_OVERRIDE_GFX_VERSION"])
+        if effective is None:
+            return _check("gfx_supported", "fail", "override_bad", params={**common, "gfx": ", ".join(gfx_list),
+                          "value": override}, evidence=ev, fix=["unset HSA_OVERRIDE_GFX_VERSION"])
+        ev.append(f"override -> {effective} (family {isa_family(effective) or '?'}); "
+                  + "; ".join(f"{g}: family {isa_family(g) or '?'}" for g in gfx_list))
+        if all(g == effective for g in gfx_list):
+            return _check("gfx_supported", "ok", "override_noop", params={**common, "gfx": effective}, evidence=ev)
+        masked = [g for g in gfx_list if g in supported and g != effective]
+        if masked:
+            return _check("gfx_supported", "fail", "override_masks",
+                          params={**common, "gfx": ", ".join(masked), "value": override, "effective": effective},
+                          evidence=ev, fix=["unset HSA_OVERRIDE_GFX_VERSION  # and remove it from ~/.bashrc, "
+                                            "/etc/environment, the container's ENV"])
+        foreign = [g for g in gfx_list if isa_family(g) is None or isa_family(g) != isa_family(effective)]
+        if foreign or effective not in supported:
+            return _check("gfx_supported", "fail", "override_bad",
+                          params={**common, "gfx": ", ".join(foreign or gfx_list), "value": override}, evidence=ev,
+                          fix=["unset HSA_OVERRIDE_GFX_VERSION",
+                               "# use a GPU listed for your ROCm release (see the compatibility matrix)"])
+        return _check("gfx_supported", "warn", "override_in_use",
+                      params={**common, "gfx": ", ".join(unsupported), "effective": effective}, evidence=ev,
+                      blocking=False)
+    if f.wsl and wsl_gfx() and any(g not in wsl_gfx() for g in gfx_list):
+        return _check("gfx_supported", "warn", "wsl_gpu_unlisted", params={"gfx": ", ".join(gfx_list),
+                      "listed": ", ".join(wsl_gfx())}, evidence=ev, blocking=False)
+    if not unsupported:
+        return _check("gfx_supported", "ok", "gfx_ok", params={**common, "gfx": ", ".join(gfx_list)}, evidence=ev)
+    gfx = ", ".join(unsupported)
     suggestion = override_suggestion(unsupported[0])
     fix = ["# use a GPU listed for your ROCm release (see the compatibility matrix)"]
-    if suggestion:
+    if suggestion and compat_gfx(suggestion) in supported:
         fix.append(f"export HSA_OVERRIDE_GFX_VERSION={suggestion}  # unsupported community workaround")
     return _check("gfx_supported", "fail", "gfx_unsupported", params={**common, "gfx": gfx}, evidence=ev, fix=fix)
+
+
+def compat_gfx(override: str) -> str | None:
+    return gfx_from_override(override)
 
 
 def _wheel_check(f: Facts) -> Check:
     dist = f.tf_dist
     ev = [f"pip: {name}=={version}" for name, version in f.packages.items() if version and "tensorflow" in name]
     ev = ev or ["no TensorFlow package installed"]
+    ev.append(f"Python {f.python}")
     if f.rocm_version:
         ev.append(f"ROCm {f.rocm_version}")
     listed = compat.tensorflow_versions_for_rocm(f.rocm_version) if f.rocm_version else []
     if listed:
         ev.append(f"tf_rocm_compat.csv lists for this ROCm line: {', '.join(listed)}")
-    best = listed[0] if listed else ""
-    install = (f"pip install tensorflow-rocm=={best} -f {rocm_repo(f.rocm_version)}" if best and f.rocm_version
-               else "pip install tensorflow-rocm  # version matching your ROCm, see tf_rocm_compat.csv")
-    if dist is None:
-        return _check("wheel_match", "fail", "tf_missing", evidence=ev, fix=[install])
-    name, version = dist
-    if name != "tensorflow-rocm":
-        return _check("wheel_match", "fail", "not_rocm_wheel", params={"dist": name, "version": version}, evidence=ev,
-                      fix=[f"pip uninstall -y {name}", install])
     if not f.rocm_version:
+        if dist and dist[0] != "tensorflow-rocm":
+            return _check("wheel_match", "fail", "not_rocm_wheel", params={"dist": dist[0], "version": dist[1]},
+                          evidence=ev, fix=[f"pip uninstall -y {dist[0]}", "# install ROCm first, then tensorflow-rocm"])
         return _check("wheel_match", "skipped", "skipped_no_rocm", evidence=ev)
+    same = compat.tensorflow_core(dist[1]) if dist else None
+    pin, pins = wheels.best_pin(f.rocm_version, f.python, same)
+    install = [pin.command] if pin else []
+    images = wheels.docker_images(f.rocm_version, f.python) or wheels.docker_images(None, f.python)
+    if pins:
+        ev.append("published builds for this line: " + ", ".join(f"{p.version} (Python {', '.join(p.pythons) or '?'})"
+                                                              for p in pins))
+    if not pins:  # a preview line (or one without published wheels): offer its images
+        images = wheels.docker_images(f.rocm_version) or images
+        install = [f"{wheels.DOCKER_RUN} {images[0]}"] if images else []
+    if dist is None or dist[0] != "tensorflow-rocm":
+        if pins and pin is None:
+            return _python_no_wheel(f, pins, ev, images)
+        if dist is None:
+            return _check("wheel_match", "fail", "tf_missing", evidence=ev, fix=install or [
+                "# no published tensorflow-rocm build for this ROCm line in tf_rocm_compat.csv"])
+        return _check("wheel_match", "fail", "not_rocm_wheel", params={"dist": dist[0], "version": dist[1]},
+                      evidence=ev, fix=[f"pip uninstall -y {dist[0]}", *install])
+    name, version = dist
+    built = wheels.built_for(version)
+    built_text = ", ".join(built)
+    if built:
+        ev.append(f"{name} {version} was built for ROCm {built_text}")
     row = compat.pair_listed(f.rocm_version, version)
-    if row is not None:
+    same_line = any(compat.rocm_line(b) == compat.rocm_line(f.rocm_version) for b in built)
+    if row is not None and (same_line or not built):
         ev.append(f"listed: {row.record_type} ROCm {row.rocm} / TF {', '.join(row.tensorflow)}")
         return _check("wheel_match", "ok", "wheel_ok", params={"version": version, "rocm": f.rocm_version}, evidence=ev)
-    built_for = compat.wheel_rocm_version(version)
-    if built_for and compat.rocm_line(built_for) == compat.rocm_line(f.rocm_version):
+    same_major = any(compat.rocm_line(b)[0] == compat.rocm_line(f.rocm_version)[0] for b in built)
+    if built and same_major:
+        return _check("wheel_match", "warn", "wheel_other_line",
+                      params={"version": version, "rocm": f.rocm_version, "built_for": built_text}, evidence=ev,
+                      fix=install, blocking=False)
+    if not built:
         return _check("wheel_match", "warn", "wheel_unlisted", params={"version": version, "rocm": f.rocm_version},
-                      evidence=ev, blocking=False)
+                      evidence=ev, fix=install, blocking=False)
     return _check("wheel_match", "fail", "wheel_mismatch",
-                  params={"version": version, "rocm": f.rocm_version, "built_for": built_for or "?",
+                  params={"version": version, "rocm": f.rocm_version, "built_for": built_text,
                           "listed": ", ".join(listed) or "-"},
-                  evidence=ev + ([f"{version} encodes ROCm {built_for}"] if built_for else []),
-                  fix=[f"pip uninstall -y {name}", install])
+                  evidence=ev, fix=[f"pip uninstall -y {name}", *install])
+
+
+def _python_no_wheel(f: Facts, pins: list, ev: list[str], images: list[str]) -> Check:
+    pythons = sorted({p for pin in pins for p in pin.pythons}, key=_v, reverse=True)
+    best = pythons[0] if pythons else "3.10"
+    newest = pins[0]
+    fix = [f"uv venv --python {best} .venv && . .venv/bin/activate  # or: python{best} -m venv .venv",
+           newest.command]
+    if images:
+        fix.append(f"# or a ready image for Python {f.python.rsplit('.', 1)[0]}: {wheels.DOCKER_RUN} {images[0]}")
+    status = "fail" if any(p.pythons_exact for p in pins) else "warn"
+    return _check("wheel_match", status, "python_no_wheel",
+                  params={"python": f.python, "rocm": f.rocm_version, "pythons": ", ".join(pythons)},
+                  evidence=ev, fix=fix, blocking=status == "fail")
 
 
 # --- Python side and TensorFlow (both platforms) ---------------------------------------------------------
@@ -486,12 +693,30 @@ def nvidia_checks(f: Facts) -> list[Check]:
     else:
         checks.append(_check("nv_driver", "ok", "nv_ok", params={"driver": f.nvidia_driver, "count": len(f.nvidia_gpus)},
                              evidence=ev))
-    checks.append(_env_check("nv_env_vars", f, ("CUDA_VISIBLE_DEVICES",)))
+    vis = visibility.cuda_visibility(f.env, f.gpu_count)
+    checks.append(_visibility_check("nv_env_vars", vis, f, prefix="nv_")
+                  or _check("nv_env_vars", "ok", "env_ok", evidence=vis.evidence()))
+    # the wrong vendor's build is the verdict, before the import crash it causes
+    dist = f.tf_dist
+    if dist and dist[0] == "tensorflow-rocm":
+        checks.append(_check("nv_wheel", "fail", "wrong_vendor_wheel", params={"dist": dist[0], "version": dist[1]},
+                             evidence=[f"pip: {dist[0]}=={dist[1]}", "tensorflow-rocm is AMD's ROCm build"],
+                             fix=[f"pip uninstall -y {dist[0]}", "pip install 'tensorflow[and-cuda]'"]))
+    elif dist and dist[0] == "tensorflow-cpu":
+        checks.append(_check("nv_wheel", "fail", "cpu_wheel", params={"dist": dist[0]},
+                             evidence=[f"pip: {dist[0]}=={dist[1]}"],
+                             fix=[f"pip uninstall -y {dist[0]}", "pip install 'tensorflow[and-cuda]'"]))
+    elif dist:
+        checks.append(_check("nv_wheel", "ok", "nv_wheel_ok", params={"dist": dist[0], "version": dist[1]},
+                             evidence=[f"pip: {dist[0]}=={dist[1]}"]))
+    else:
+        checks.append(_check("nv_wheel", "skipped", "skipped_no_tf"))
 
     tf_version = tf_version_of(f)
-    dist = f.tf_dist
     if not tf_version:
         checks.append(_check("nv_cuda", "skipped", "skipped_no_tf"))
+    elif dist and dist[0] in ("tensorflow-rocm", "tensorflow-cpu"):
+        checks.append(_check("nv_cuda", "skipped", "skipped_wrong_wheel"))
     else:
         try:
             req = compat.requirements_for(tf_version, "cuda")
@@ -499,10 +724,6 @@ def nvidia_checks(f: Facts) -> list[Check]:
             req = None
         if req is None:
             checks.append(_check("nv_cuda", "skipped", "tf_unlisted", params={"tf": tf_version}))
-        elif dist and dist[0] == "tensorflow-cpu":
-            checks.append(_check("nv_cuda", "fail", "cpu_wheel", params={"dist": dist[0]},
-                                 evidence=[f"pip: {dist[0]}=={dist[1]}"],
-                                 fix=[f"pip uninstall -y {dist[0]}", "pip install 'tensorflow[and-cuda]'"]))
         else:
             r_ev = [f"TensorFlow {tf_version}: built with CUDA {req.cuda}, cuDNN {req.cudnn} ({req.source})",
                     f"driver minimum for CUDA {req.cuda}: {req.driver_min or 'not sourced'} ({req.driver_source})"]
@@ -524,11 +745,12 @@ def no_gpu_checks(f: Facts) -> list[Check]:
     fix = [
         "# AMD: install the amdgpu driver and ROCm, then a matching TensorFlow wheel",
         "sudo apt install amdgpu-dkms rocm  # after adding AMD's repository, see " + AMD_INSTALL_DOC,
-        "pip install tensorflow-rocm==<version> -f https://repo.radeon.com/rocm/manylinux/rocm-rel-X.Y/",
+        "# then the tensorflow-rocm build for that ROCm line: the doctor prints the exact pip command once ROCm is in",
         "# NVIDIA: install the NVIDIA driver, then",
         "pip install 'tensorflow[and-cuda]'",
     ]
-    checks = [Check("no_gpu", "fail", "no_gpu", params={"tf": tf_version or "-"}, evidence=ev, fix=fix,
+    outcome = "no_gpu" if tf_version else "no_gpu_no_tf"
+    checks = [Check("no_gpu", "fail", outcome, params={"tf": tf_version}, evidence=ev, fix=fix,
                     source=f"{AMD_INSTALL_DOC} | {TF_PIP_DOC} | {source_for('no_gpu')}")]
     checks += python_checks(f, "cpu")
     for c in checks:  # on a CPU-only host the GPU-side results are context, not extra failures
@@ -542,13 +764,34 @@ def no_gpu_checks(f: Facts) -> list[Check]:
 # --- report ------------------------------------------------------------------------------------------------
 
 
+KERNEL_SIDE = ("driver", "device_nodes", "groups", "gpus", "env_vars", "gfx_supported", "nv_driver", "nv_env_vars")
+
+
 def run_checks(f: Facts) -> list[Check]:
     platform = f.platform
     if platform == "amd":
-        return amd_checks(f)
-    if platform == "nvidia":
-        return nvidia_checks(f)
-    return no_gpu_checks(f)
+        checks = amd_checks(f)
+    elif platform == "nvidia":
+        checks = nvidia_checks(f)
+    else:
+        checks = no_gpu_checks(f)
+    return reconcile(checks)
+
+
+def reconcile(checks: list[Check]) -> list[Check]:
+    """A later check that saw the GPU work outranks an earlier one that says it cannot: a matmul that ran on the GPU
+    turns an earlier kernel-side failure into a warning that names the contradiction (the probe read the wrong place),
+    so a report never says both "no driver" and "the matmul ran on the GPU"."""
+    matmul = next((c for c in checks if c.id == "matmul"), None)
+    if matmul is None or matmul.status != "ok":
+        return checks
+    for c in checks:
+        if c.id in KERNEL_SIDE and c.status == "fail":
+            c.evidence = [f"was: {c.outcome}", *c.evidence, f"TensorFlow ran a matmul on {matmul.params.get('device')}"]
+            c.status, c.outcome, c.blocking = "warn", "contradicted", False
+            c.params = {"device": matmul.params.get("device", "GPU")}
+            c.source = source_for(c.id, "contradicted")
+    return checks
 
 
 def verdict(checks: list[Check]) -> Check | None:
@@ -607,8 +850,11 @@ def formula(f: Facts) -> FormulaResult:
         else:
             factors.append(Factor("tensorflow", installed_tf or None, None, None, reason=reason))
         return _evaluate("cuda", factors, target)
+    req = _without_preview(req, installed_tf or target)
     # driver
-    if req is None or not req.driver_min:
+    if f.wsl:
+        factors.append(Factor("driver", None, None, None, reason="wsl_driver"))
+    elif req is None or not req.driver_min:
         factors.append(Factor("driver", f.amdgpu_version or None, None, None, reason="no_minimum"))
     elif f.amdgpu_loaded and not f.amdgpu_version:
         factors.append(Factor("driver", None, _floor(req.driver_min), None, req.driver_source, reason="inbox_driver"))
@@ -617,6 +863,8 @@ def formula(f: Facts) -> FormulaResult:
     # ROCm
     if req is None:
         factors.append(Factor("rocm", f.rocm_version or None, None, None, reason=reason))
+    elif not req.rocm_min:
+        factors.append(Factor("rocm", f.rocm_version or None, None, None, reason="preview_only"))
     else:
         factors.append(Factor("rocm", f.rocm_version or None, _floor(req.rocm_min), None, req.source))
     # TensorFlow: the oldest version listed for the installed ROCm line (a too-old wheel for a new ROCm fails here)
@@ -629,6 +877,26 @@ def formula(f: Facts) -> FormulaResult:
     else:
         factors.append(Factor("tensorflow", tf_have, None, None, reason="no_minimum"))
     return _evaluate("rocm", factors, target)
+
+
+def _without_preview(req, tf: str | None):
+    """The requirement with its ROCm minimum taken from released lines only: a preview / rc line is never a
+    minimum. None stays None; rocm_min None when only preview lines list this TensorFlow."""
+    if req is None or req.platform != "rocm" or not req.rocm_min:
+        return req
+    row = compat.release_row(req.rocm_min) if req.rocm_min else None
+    if row is None or not row.preview:
+        return req
+    from dataclasses import replace
+
+    released = [r for r in compat.rows() if r.rocm and not r.preview and r.lists_tensorflow(tf or "")
+                and r.record_type in ("rocm_release", "docker_image", "pypi_wheel")]
+    if not released:
+        return replace(req, rocm_min=None, driver_min=None)
+    oldest = min(released, key=lambda r: parse_version(r.rocm))
+    drivers = [_floor(d) for d in oldest.drivers]
+    return replace(req, rocm_min=oldest.rocm, driver_min=min(drivers, key=parse_version) if drivers else None,
+                   source=oldest.source, driver_source=oldest.source if drivers else "")
 
 
 def _floor(version: str | None) -> str | None:
