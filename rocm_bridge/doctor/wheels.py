@@ -109,7 +109,9 @@ def docker_images(rocm: str | None, python: str | None = None) -> list[str]:
         rows = [r for r in rows if compat.rocm_line(r.rocm) == compat.rocm_line(rocm)] or []
     if python:
         rows = [r for r in rows if _minor(python) in r.python]
-    rows.sort(key=lambda r: (not r.preview, parse_version(r.rocm), parse_version(r.tensorflow[0])), reverse=True)
+    # released lines first, then full TensorFlow releases (2.19.1) before dev builds (2.21), then newest
+    rows.sort(key=lambda r: (not r.preview, r.tensorflow[0].count(".") == 2, parse_version(r.rocm),
+                             parse_version(r.tensorflow[0])), reverse=True)
     return [r.docker_tag for r in rows]
 
 

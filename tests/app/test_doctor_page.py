@@ -90,3 +90,16 @@ def test_tensorflow_checks_run_in_a_subprocess(app_test):
     labels = [x.label for x in at.expander]
     tf_import = i18n.t("doctor.check.tf_import.title", "en")
     assert any(lab.startswith(tf_import) and ":green[" in lab for lab in labels), labels
+
+
+def test_every_recorded_system_renders_in_both_languages(app_test):
+    """Each example system on the page: a verdict banner, no exception, no literal backslash in source lines."""
+    from rocm_bridge.doctor import example_systems
+
+    at = app_test(PAGE)
+    for name in example_systems()[14:]:  # the first 14 are covered above and in test_smoke
+        at.selectbox(key="doc_sys").set_value(name).run()
+        assert not at.exception, (name, [e.value for e in at.exception])
+        assert at.error or at.warning or at.success, name
+        captions = " ".join(c.value for c in at.caption)
+        assert "\\\\|" not in captions and "https\\\\:" not in captions, name
