@@ -54,6 +54,7 @@ OUTCOME_ROWS: dict[str, str] = {
     "nv_devices_hidden": "cuda_visible_devices", "nv_devices_dropped": "cuda_visible_devices",
     "override_in_use": "hsa_override_target", "override_masks": "hsa_override_target",
     "override_bad": "hsa_override_target", "override_noop": "hsa_override_target",
+    "override_unverified": "hsa_override_target",
     "wsl_driver": "wsl_dxg", "wsl_no_dxg": "wsl_dxg", "wsl_nodes": "wsl_dxg", "wsl_no_gpu_agent": "wsl_dxg",
     "wsl_gpu_unlisted": "wsl_dxg",
     "container_no_devices": "container_devices", "container_group_missing": "container_devices",
@@ -270,6 +271,9 @@ def amd_checks(f: Facts) -> list[Check]:
         ev = [f"/dev/dxg: {_node_text(f.dxg_access) if f.dxg_exists else 'absent'}", "/dev/kfd: not used on WSL"]
         if f.dxg_exists:
             add(_check("device_nodes", "ok", "wsl_nodes", evidence=ev))
+        elif f.container:
+            add(_check("device_nodes", "fail", "container_no_devices", params={"runtime": f.container}, evidence=ev,
+                       fix=[wheels.DOCKER_RUN_WSL + " <image>"]))
         else:
             add(_check("device_nodes", "skipped", "skipped_no_driver", evidence=ev))
     else:
@@ -467,6 +471,10 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
         ev.append(f"HSA_OVERRIDE_GFX_VERSION={override!r}")
     common = {"supported": ", ".join(supported), "rocm": f.rocm_version}
     unsupported = [g for g in gfx_list if g not in supported]
+    if override and not f.kfd_gpus:
+        return _check("gfx_supported", "warn", "override_unverified", params={"value": override, "gfx": ", ".join(gfx_list)},
+                      evidence=ev + ["no KFD topology in sysfs: the true target cannot be read"],
+                      fix=["grep gfx_target_version /sys/class/kfd/kfd/topology/nodes/*/properties"], blocking=False)
     if override:
         effective = gfx_from_override(override)
         if effective is None:
@@ -499,13 +507,9 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
     gfx = ", ".join(unsupported)
     suggestion = override_suggestion(unsupported[0])
     fix = ["# use a GPU listed for your ROCm release (see the compatibility matrix)"]
-    if suggestion and compat_gfx(suggestion) in supported:
+    if suggestion and gfx_from_override(suggestion) in supported:
         fix.append(f"export HSA_OVERRIDE_GFX_VERSION={suggestion}  # unsupported community workaround")
     return _check("gfx_supported", "fail", "gfx_unsupported", params={**common, "gfx": gfx}, evidence=ev, fix=fix)
-
-
-def compat_gfx(override: str) -> str | None:
-    return gfx_from_override(override)
 
 
 def _wheel_check(f: Facts) -> Check:

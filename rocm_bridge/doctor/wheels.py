@@ -87,6 +87,12 @@ def pins_for(rocm: str) -> list[Pin]:
         return []
     pythons = _image_pythons(rocm)
     versions = [v for v in row.tensorflow if v.count(".") == 2]
+    # Where AMD published rocm/tensorflow images for this line, keep the versions the images confirm: the release
+    # row can name a later point build (7.0.x lists 2.19.1; rocm-rel-7.0 and its images hold 2.19.0).
+    imaged = {v for r in compat.rows("docker_image") if r.rocm and not r.preview
+              and compat.rocm_line(r.rocm) == line for v in r.tensorflow}
+    if imaged:
+        versions = [v for v in versions if v in imaged]
     return [Pin(v, repo_url(rocm), pythons, False, row.source)
             for v in sorted(versions, key=parse_version, reverse=True)]
 
@@ -115,5 +121,8 @@ def docker_images(rocm: str | None, python: str | None = None) -> list[str]:
     return [r.docker_tag for r in rows]
 
 
+DOCKER_RUN_WSL = ("docker run -it --device=/dev/dxg -v /usr/lib/wsl/lib/libdxcore.so:/usr/lib/libdxcore.so "
+                  "-v /opt/rocm/lib/librocdxg.so:/usr/lib/librocdxg.so -e HSA_ENABLE_DXG_DETECTION=1 "
+                  "--security-opt seccomp=unconfined --ipc=host")
 DOCKER_RUN = ("docker run -it --device=/dev/kfd --device=/dev/dri --group-add video "
               "--group-add $(getent group render | cut -d: -f3) --security-opt seccomp=unconfined --ipc=host")
