@@ -403,7 +403,7 @@ def _visibility_check(check_id: str, vis: visibility.Visibility, f: Facts, prefi
     if vis.total and vis.visible == 0:
         outcome = prefix + ("devices_hidden_rocr" if rocr else "devices_hidden")
         return _check(check_id, "fail", outcome, params={"var": culprit.var, "value": repr(culprit.value),
-                      "total": vis.total, "pool": culprit.pool}, evidence=ev, fix=unset)
+                      "total": vis.total, "pool": culprit.pool}, evidence=ev, fix=_renumber_fix(vis, culprit) or unset)
     dropped = next((s for s in vis.steps if s.dropped), None)
     if dropped:
         outcome = prefix + ("devices_dropped_rocr" if dropped.var == "ROCR_VISIBLE_DEVICES" else "devices_dropped")
@@ -413,6 +413,19 @@ def _visibility_check(check_id: str, vis: visibility.Visibility, f: Facts, prefi
                       fix=[f"export {dropped.var}={','.join(dropped.kept)}  # what the runtime uses now"], blocking=False)
     return _check(check_id, "ok", prefix + "devices_selected" if prefix else "devices_selected",
                   params={"count": vis.visible, "total": vis.total}, evidence=ev)
+
+
+def _renumber_fix(vis: visibility.Visibility, culprit: visibility.Step) -> list[str]:
+    """HIP indexes the GPUs ROCr kept: when the HIP entries name physical GPUs that ROCr kept, give their new numbers."""
+    rocr = vis.steps[0] if vis.steps and vis.steps[0].var == "ROCR_VISIBLE_DEVICES" else None
+    if rocr is None or culprit is rocr or not rocr.kept:
+        return []
+    wanted = [t.strip() for t in culprit.value.split(",")]
+    if not all(t in rocr.kept for t in wanted):
+        return []
+    renumbered = ",".join(str(rocr.kept.index(t)) for t in wanted)
+    return [f"export {culprit.var}={renumbered}  # physical GPU {','.join(wanted)} after ROCR_VISIBLE_DEVICES="
+            f"{rocr.value} (HIP counts the GPUs ROCr kept)"]
 
 
 def _amd_env_check(f: Facts) -> Check:
@@ -565,7 +578,7 @@ def _wheel_check(f: Facts) -> Check:
                       evidence=ev, fix=install, blocking=False)
     return _check("wheel_match", "fail", "wheel_mismatch",
                   params={"version": version, "rocm": f.rocm_version, "built_for": built_text,
-                          "listed": ", ".join(listed) or "-"},
+                          "listed": ", ".join(p.version for p in pins) or ", ".join(listed) or "-"},
                   evidence=ev, fix=[f"pip uninstall -y {name}", *install])
 
 
@@ -576,7 +589,13 @@ def _python_no_wheel(f: Facts, pins: list, ev: list[str], images: list[str]) -> 
     fix = [f"uv venv --python {best} .venv && . .venv/bin/activate  # or: python{best} -m venv .venv",
            newest.command]
     if images:
-        fix.append(f"# or a ready image for Python {f.python.rsplit('.', 1)[0]}: {wheels.DOCKER_RUN} {images[0]}")
+        image_rocm = next((r.rocm for r in compat.rows("docker_image") if r.docker_tag == images[0]), "")
+        listed = compat.drivers_for_rocm(image_rocm) if image_rocm else ()
+        host = compat.raw_parts(f.amdgpu_version)[:2] if f.amdgpu_version else None
+        fits = host is not None and any(compat.raw_parts(d)[:2] == host for d in listed)
+        note = (f"# or a ready image for Python {f.python.rsplit('.', 1)[0]}:" if fits or not listed else
+                f"# or, after updating the amdgpu driver to one listed for ROCm {image_rocm} ({', '.join(listed)}):")
+        fix += [note, f"{wheels.DOCKER_RUN} {images[0]}"]
     status = "fail" if any(p.pythons_exact for p in pins) else "warn"
     return _check("wheel_match", status, "python_no_wheel",
                   params={"python": f.python, "rocm": f.rocm_version, "pythons": ", ".join(pythons)},
@@ -615,8 +634,8 @@ def python_checks(f: Facts, platform: str) -> list[Check]:
     tf_ev = [f"status: {tf.status}", f"exit code: {tf.rc}"] + ([f"error: {tf.error}"] if tf.error else [])
     if tf.stderr_tail:
         tf_ev.append("stderr (last lines):\n" + "\n".join(tf.stderr_tail.strip().splitlines()[-15:]))
-    fix_import = (["pip install tensorflow-rocm  # matching your ROCm, see the wheel check"] if platform == "rocm"
-                  else ["pip install 'tensorflow[and-cuda]'"])
+    fix_import = (["# install the tensorflow-rocm build the wheel check above names (exact version and index URL)"]
+                  if platform == "rocm" else ["pip install 'tensorflow[and-cuda]'"])
     if tf.status == "not_run" and f.tf_dist is None:
         checks.append(_check("tf_import", "fail", "tf_missing", evidence=["pip: no tensorflow, tensorflow-rocm, "
                                                                           "tensorflow-cpu or tensorflow-gpu package"],
