@@ -183,3 +183,13 @@ def test_every_non_skipped_check_cites_a_source(name):
     for c in _report(name).checks:
         if c.status != "skipped":
             assert c.source, (c.id, c.outcome)
+
+
+def test_docs_list_every_example_with_its_source():
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "doctor.md").read_text(encoding="utf-8")
+    for name in EXPECTED:
+        line = next((x for x in doc.splitlines() if x.startswith(f"| `{name}` |")), None)
+        assert line, name
+        notes = (FIXTURES / name / "NOTES.md").read_text(encoding="utf-8")
+        first_url = re.search(r"https?://\S+|github\.com/\S+", notes).group(0).rstrip(").,")
+        assert first_url in line, (name, first_url)
