@@ -115,3 +115,24 @@ def test_a_working_matmul_outranks_an_earlier_failure(tmp_path):
     driver = next(c for c in report.checks if c.id == "driver")
     assert (driver.status, driver.outcome, driver.blocking) == ("warn", "contradicted", False)
     assert report.exit_code == 0 and "was: driver_missing" in driver.evidence[0]
+
+
+def test_uuids_from_the_kfd_topology(tmp_path):
+    """ROCr's UUID is GPU-<16 hex digits of the KFD unique_id>; ROCR_VISIBLE_DEVICES may name a GPU by a prefix of it."""
+    from rocm_bridge.doctor.facts import kfd_topology
+
+    nodes = tmp_path / "sys/class/kfd/kfd/topology/nodes"
+    for i, uid in enumerate((0, 11259375, 3735928559)):
+        (nodes / str(i)).mkdir(parents=True)
+        target = 0 if i == 0 else 90010
+        (nodes / str(i) / "properties").write_text(f"simd_count {0 if i == 0 else 416}\nvendor_id 4098\n"
+                                                   f"gfx_target_version {target}\nunique_id {uid}\n")
+    gpus = kfd_topology(tmp_path)
+    assert [g.uuid for g in gpus] == ["GPU-0000000000abcdef", "GPU-00000000deadbeef"]
+    uuids = [g.uuid for g in gpus]
+    vis = amd_visibility({"ROCR_VISIBLE_DEVICES": "GPU-00000000DEAD"}, 2, uuids)
+    assert vis.visible == 1 and vis.steps[0].kept == ["1"]
+    vis = amd_visibility({"ROCR_VISIBLE_DEVICES": "GPU-0000"}, 2, uuids)  # ambiguous prefix ends the list
+    assert vis.visible == 0 and vis.steps[0].reason == "uuid_unknown"
+    # HIP's UUID entries without any known UUID: assumed valid, not reported as an error
+    assert amd_visibility({"HIP_VISIBLE_DEVICES": "GPU-1234"}, 2, []).visible == 1

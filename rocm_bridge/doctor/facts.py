@@ -34,6 +34,7 @@ class Gpu:
     gfx: str  # "gfx90a"; NVIDIA: ""
     source: str  # "amdsmi" | "rocminfo" | "kfd:<node path>" | "nvml" | "nvidia-smi"
     compute_capability: str = ""
+    uuid: str = ""  # ROCr's "GPU-<16 hex of the KFD unique_id>" ("GPU-XX" when the GPU has none); "" unknown
 
 
 @dataclass
@@ -195,7 +196,10 @@ def kfd_topology(root: Path) -> list[Gpu]:
             continue
         name = _read(node, "name") or ""
         gfx = gfx_from_target_version(target)
-        gpus.append(Gpu(name=name or gfx, gfx=gfx, source=f"kfd:/sys/class/kfd/kfd/topology/nodes/{node.name}/properties"))
+        uid = props.get("unique_id")
+        uuid = "" if uid is None else (f"GPU-{uid:016x}" if uid else "GPU-XX")  # as ROCr builds HSA_AMD_AGENT_INFO_UUID
+        gpus.append(Gpu(name=name or gfx, gfx=gfx, source=f"kfd:/sys/class/kfd/kfd/topology/nodes/{node.name}/properties",
+                        uuid=uuid))
     return gpus
 
 

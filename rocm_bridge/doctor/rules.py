@@ -429,7 +429,8 @@ def _renumber_fix(vis: visibility.Visibility, culprit: visibility.Step) -> list[
 
 
 def _amd_env_check(f: Facts) -> Check:
-    vis = visibility.amd_visibility(f.env, f.gpu_count, f.gpu_uuids)
+    vis = visibility.amd_visibility(f.env, f.gpu_count, [g.uuid for g in f.kfd_gpus],
+                                    [u for u in f.gpu_uuids if u != "GPU-XX"])
     check = _visibility_check("env_vars", vis, f)
     if check is not None and check.status != "ok":
         return check

@@ -110,9 +110,13 @@ def hip_filter(var: str, value: str, pool: int, uuids: list[str]) -> Step:
     if value.endswith(","):
         tokens = tokens[:-1]
     for i, token in enumerate(tokens):
-        if "GPU-" in token and uuids:
-            hits = [k for k, u in enumerate(uuids) if token in u]
-            token = str(hits[0]) if hits else token
+        if "GPU-" in token:
+            if not uuids:  # UUIDs unknown here: assume it names the next GPU
+                index = next((k for k in range(pool) if k not in seen), pool)
+                token = str(index)
+            else:
+                hits = [k for k, u in enumerate(uuids) if token in u]
+                token = str(hits[0]) if hits else token
         index = int(token) if re.fullmatch(r"-?\d+", token) else None
         if index is None or str(index) != token or index < 0 or index >= pool:
             step.dropped = tokens[i:]
@@ -128,14 +132,21 @@ def hip_filter(var: str, value: str, pool: int, uuids: list[str]) -> Step:
     return step
 
 
-def amd_visibility(env: dict[str, str], total: int, uuids: list[str]) -> Visibility:
+def amd_visibility(env: dict[str, str], total: int, uuids: list[str], runtime_uuids: list[str] | None = None
+                   ) -> Visibility:
+    """uuids: every GPU's UUID in KFD order (sysfs unique_id), [] when unknown; runtime_uuids: what rocminfo listed
+    (already filtered by ROCR_VISIBLE_DEVICES), used for HIP's UUID entries when sysfs has none."""
     vis = Visibility(total)
     pool = total
+    known = [u for u in uuids if u and u != "GPU-XX"]
+    uuids = uuids if len(known) == len(uuids) == total else []
     if "ROCR_VISIBLE_DEVICES" in env:
         step = rocr_filter(env["ROCR_VISIBLE_DEVICES"], pool, uuids)
         vis.steps.append(step)
         pool = len(step.kept)
-        uuids = [uuids[int(k)] for k in step.kept] if uuids and len(uuids) == total else []
+        uuids = [uuids[int(k)] for k in step.kept] if uuids else (runtime_uuids or [])
+    elif not uuids:
+        uuids = runtime_uuids or []
     hip = env.get("HIP_VISIBLE_DEVICES", "")
     var, value = ("HIP_VISIBLE_DEVICES", hip) if hip else ("CUDA_VISIBLE_DEVICES", env.get("CUDA_VISIBLE_DEVICES", ""))
     if hip and env.get("CUDA_VISIBLE_DEVICES"):
