@@ -32,8 +32,10 @@ def test_recorded_system_verdict_and_literal_sources(app_server, page):
 def test_log_limit_said_once_and_pasted_html_stays_text(app_server, page):
     _open(page, f"{app_server}/doctor?lang=en&doc_sys=wsl2_rocm_working")
     assert any("All checks passed" in a for a in page.locator('[data-testid="stAlert"]').all_inner_texts())
+    page.wait_for_function("() => document.body.innerText.includes('per file')", timeout=30_000)
+    zone = page.locator('[data-testid="stFileUploaderDropzoneInstructions"]').inner_text().replace(" ", "")
+    assert "2MB" in zone and "50MB" not in zone, zone
     body = page.locator("body").inner_text()
-    assert "2MB" in body.replace(" ", "") and "50MB" not in body.replace(" ", "")
     assert body.count("2 MB") + body.count("2MB") == 1, body
     box = page.locator("textarea").first
     box.fill("<b>bold</b>\nImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory")
