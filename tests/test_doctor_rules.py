@@ -136,3 +136,18 @@ def test_uuids_from_the_kfd_topology(tmp_path):
     assert vis.visible == 0 and vis.steps[0].reason == "uuid_unknown"
     # HIP's UUID entries without any known UUID: assumed valid, not reported as an error
     assert amd_visibility({"HIP_VISIBLE_DEVICES": "GPU-1234"}, 2, []).visible == 1
+
+
+def test_every_published_wheel_knows_its_rocm():
+    """No published build the table knows gets "built for ?": every PyPI release with a ROCm in its row, and every
+    three-part version a released line lists (AMD repository names)."""
+    for r in compat.rows("pypi_wheel"):
+        version = r.package.split("==", 1)[1]
+        if r.rocm:
+            assert wheels.built_for(version) == [r.rocm] or wheels.built_for(version)[0].startswith(r.rocm), version
+    for r in compat.rows("rocm_release"):
+        if r.preview:
+            continue
+        for v in r.tensorflow:
+            if v.count(".") == 2:
+                assert r.rocm in wheels.built_for(v), (r.rocm, v)

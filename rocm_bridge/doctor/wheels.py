@@ -53,11 +53,15 @@ def repo_url(rocm: str) -> str:
 
 
 def built_for(package_version: str) -> list[str]:
-    """ROCm the wheel was built for: the encoded suffix (2.14.0.600 -> 6.0.0), else the non-preview release lines
+    """ROCm the wheel was built for: the encoded suffix (2.14.0.600 -> 6.0.0), else the PyPI row of that exact release
+    (2.9.4 -> 5.4.0), else the non-preview release lines
     whose row lists exactly this TensorFlow version (AMD repository names: 2.16.1 -> 6.2.x). Empty: not in the table."""
     encoded = compat.wheel_rocm_version(package_version)
     if encoded:
         return [encoded]
+    on_pypi = [r.rocm for r in compat.rows("pypi_wheel") if r.rocm and r.package == f"tensorflow-rocm=={package_version}"]
+    if on_pypi:  # PyPI releases before the 4th-field scheme (2.9.4 was built on ROCm 5.4.0)
+        return on_pypi
     core = compat.tensorflow_core(package_version)
     lines = [r.rocm for r in compat.rows("rocm_release") if not r.preview and r.rocm
              and any(v.count(".") == 2 and compat.tf_matches(v, core) for v in r.tensorflow)]
