@@ -80,6 +80,10 @@ EXPECTED = {
                               "3.12.4", "1.26.4", ""),
     "old_distro_video_group": ("amd", None, None, 0, ["gfx908"], 1, "6.1.2-119", "2.15.0", "3.10.14", "1.26.4", ""),
     "core_sdk_10": ("amd", "wheel_match", "tf_missing", 1, ["gfx942"], 1, "10.0.0", "", "3.12.3", "2.1.3", ""),
+    "slurm_rocr_plus_cuda_visible": ("amd", "env_vars", "devices_hidden", 1, ["gfx90a"] * 8, 8, "6.2.4-120", "2.16.1",
+                                     "3.10.12", "1.26.4", ""),
+    "gpu_device_ordinal_set": ("amd", "env_vars", "gpu_device_ordinal", 0, ["gfx1100"] * 2, 2, "6.3.3-74", "2.17.0",
+                               "3.12.4", "1.26.4", ""),
     "nvidia_cuda_visible_bad": ("nvidia", "nv_env_vars", "nv_devices_dropped", 0, [], 2, "", "2.17.0", "3.11.9", "1.26.4",
                                 "550.54.15"),
 }
