@@ -5,9 +5,11 @@
     report = examine("data/doctor_examples/rocm_healthy", FakeProbe.from_file(".../probe.json"))
     report.verdict, report.exit_code, report.formula.zero_factors, report.as_dict()
 
-Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect), rules (checklist, verdict,
-Compatible formula), logs (the log doctor over data/log_signatures.csv), report (Markdown for bug reports),
-cli (`python -m rocm_bridge doctor`).
+Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect), checks (the Check record, rule
+sources, the Python side), amd (the AMD checklist), visibility (ROCR/HIP/CUDA visibility semantics), wheels (which ROCm
+a wheel was built for, published pins), rules (NVIDIA and no-GPU checklists, reconcile, verdict, Compatible formula),
+logs (the log doctor over data/log_signatures.csv), report (Markdown for bug reports), cli (`python -m rocm_bridge
+doctor`). docs/doctor.md lists the rules' sources and every example system.
 """
 
 from __future__ import annotations
