@@ -84,6 +84,8 @@ EXPECTED = {
                                      "3.10.12", "1.26.4", ""),
     "gpu_device_ordinal_set": ("amd", "env_vars", "gpu_device_ordinal", 0, ["gfx1100"] * 2, 2, "6.3.3-74", "2.17.0",
                                "3.12.4", "1.26.4", ""),
+    "igpu_plus_dgpu": ("amd", "gfx_supported", "gfx_partial", 0, ["gfx1100", "gfx1036"], 2, "7.2.4-93", "2.20.0",
+                       "3.12.3", "2.1.3", ""),
     "nvidia_cuda_visible_bad": ("nvidia", "nv_env_vars", "nv_devices_dropped", 0, [], 2, "", "2.17.0", "3.11.9", "1.26.4",
                                 "550.54.15"),
 }

@@ -33,7 +33,7 @@ EXAMPLE_ORDER: tuple[str, ...] = (
     # written from real reports and docs (see each NOTES.md and docs/doctor.md)
     "rocr_empty_hides_all", "hip_invalid_index", "rocr_then_hip_out_of_range", "rocr_repeated_index",
     "slurm_rocr_plus_cuda_visible", "gpu_device_ordinal_set",
-    "override_rdna2_harmless", "override_masks_supported", "override_wrong_generation", "wheel_600_on_rocm7",
+    "igpu_plus_dgpu", "override_rdna2_harmless", "override_masks_supported", "override_wrong_generation", "wheel_600_on_rocm7",
     "wheel_tf_only_name", "python312_rocm60", "cuda_tf_on_amd", "tf_rocm_on_nvidia", "tf_cpu_on_nvidia",
     "nvidia_cuda_visible_bad", "wsl2_rocm_working", "wsl2_no_runtime", "wsl2_no_dxg", "container_no_devices",
     "container_no_group", "container_seccomp_shm", "old_distro_video_group", "core_sdk_10",

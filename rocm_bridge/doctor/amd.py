@@ -255,7 +255,17 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
           f"ROCm {row.rocm if row else f.rocm_version} lists: {', '.join(supported)}"]
     reported = sorted({g.gfx for g in f.amd_gpus})
     if f.kfd_gpus and reported and reported != gfx_list:
-        ev.append(f"the runtime reports: {', '.join(reported)} (HSA_OVERRIDE_GFX_VERSION changes what rocminfo shows)")
+        ev.append(f"the runtime reports: {', '.join(reported)} (differs from the KFD topology: an override or a "
+                  "runtime misreport)")
+    hidden = []
+    if f.kfd_gpus:  # judge the GPUs this process will see; hidden ones do not matter
+        vis = visibility.amd_visibility(f.env, len(f.kfd_gpus), [g.uuid for g in f.kfd_gpus])
+        if vis.filtered and vis.physical:
+            seen = {f.kfd_gpus[i].gfx for i in vis.physical}
+            hidden = [g for g in gfx_list if g not in seen]
+            gfx_list = sorted(seen)
+            if hidden:
+                ev.append(f"hidden by the visibility variables: {', '.join(hidden)}")
     override = f.env.get("HSA_OVERRIDE_GFX_VERSION")
     if override is not None:
         ev.append(f"HSA_OVERRIDE_GFX_VERSION={override!r}")
@@ -294,6 +304,14 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
                       "listed": ", ".join(wsl_gfx())}, evidence=ev, blocking=False)
     if not unsupported:
         return _check("gfx_supported", "ok", "gfx_ok", params={**common, "gfx": ", ".join(gfx_list)}, evidence=ev)
+    usable = [i for i, g in enumerate(f.kfd_gpus) if g.gfx in supported]
+    if usable and f.kfd_gpus:  # a supported GPU next to an unsupported one (often a Ryzen iGPU): hide the others
+        keep = ",".join(str(i) for i in usable)
+        return _check("gfx_supported", "warn", "gfx_partial",
+                      params={**common, "gfx": ", ".join(unsupported), "keep": keep}, evidence=ev,
+                      fix=[f"export ROCR_VISIBLE_DEVICES={keep}  # only the GPUs ROCm {f.rocm_version} supports",
+                           "# or disable the integrated GPU in the BIOS (ROCm prerequisites: disable integrated "
+                           "graphics)"], blocking=False)
     gfx = ", ".join(unsupported)
     suggestion = override_suggestion(unsupported[0])
     fix = ["# use a GPU listed for your ROCm release (see the compatibility matrix)"]

@@ -50,7 +50,7 @@ OUTCOME_ROWS: dict[str, str] = {
     "nv_devices_hidden": "cuda_visible_devices", "nv_devices_dropped": "cuda_visible_devices",
     "override_in_use": "hsa_override_target", "override_masks": "hsa_override_target",
     "override_bad": "hsa_override_target", "override_noop": "hsa_override_target",
-    "override_unverified": "hsa_override_target",
+    "override_unverified": "hsa_override_target", "gfx_partial": "gfx_igpu",
     "wsl_driver": "wsl_dxg", "wsl_no_dxg": "wsl_dxg", "wsl_nodes": "wsl_dxg", "wsl_no_gpu_agent": "wsl_dxg",
     "wsl_gpu_unlisted": "wsl_dxg",
     "container_no_devices": "container_devices", "container_group_missing": "container_devices",

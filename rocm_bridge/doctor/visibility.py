@@ -36,6 +36,7 @@ class Visibility:
     steps: list[Step] = field(default_factory=list)
     visible: int = 0
     ignored: list[str] = field(default_factory=list)  # variables set but not read by this path
+    physical: list[int] = field(default_factory=list)  # machine (KFD) index of each GPU the process sees, in order
 
     @property
     def filtered(self) -> bool:
@@ -138,12 +139,14 @@ def amd_visibility(env: dict[str, str], total: int, uuids: list[str], runtime_uu
     (already filtered by ROCR_VISIBLE_DEVICES), used for HIP's UUID entries when sysfs has none."""
     vis = Visibility(total)
     pool = total
+    phys = list(range(total))
     known = [u for u in uuids if u and u != "GPU-XX"]
     uuids = uuids if len(known) == len(uuids) == total else []
     if "ROCR_VISIBLE_DEVICES" in env:
         step = rocr_filter(env["ROCR_VISIBLE_DEVICES"], pool, uuids)
         vis.steps.append(step)
         pool = len(step.kept)
+        phys = [phys[int(k)] for k in step.kept]
         uuids = [uuids[int(k)] for k in step.kept] if uuids else (runtime_uuids or [])
     elif not uuids:
         uuids = runtime_uuids or []
@@ -155,9 +158,11 @@ def amd_visibility(env: dict[str, str], total: int, uuids: list[str], runtime_uu
         step = hip_filter(var, value, pool, uuids)
         vis.steps.append(step)
         pool = len(step.kept)
+        phys = [phys[int(k)] for k in step.kept]
     if "GPU_DEVICE_ORDINAL" in env:
         vis.ignored.append("GPU_DEVICE_ORDINAL")
     vis.visible = pool
+    vis.physical = phys
     return vis
 
 
