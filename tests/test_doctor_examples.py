@@ -137,6 +137,11 @@ def test_reports_never_contradict_themselves(name):
         for cid in kernel_side:
             if cid in by_id:
                 assert by_id[cid].status != "fail", (cid, by_id[cid].outcome)
+    if report.facts.tensorflow.gpus:  # TensorFlow reached a GPU: nothing may say no GPU can be reached
+        unreachable = {"driver_missing", "kfd_missing", "dri_missing", "container_no_devices", "no_amd_gpu",
+                       "devices_hidden", "devices_hidden_rocr", "wsl_no_dxg", "wsl_no_gpu_agent", "nv_driver_missing",
+                       "nv_no_gpu", "nv_devices_hidden", "no_gpu"}
+        assert not [c.outcome for c in report.checks if c.status == "fail" and c.outcome in unreachable]
     for lang in LANGS:
         text = to_text(report, lang) + to_markdown(report, lang)
         assert "(-)" not in verdict_text(report, lang)

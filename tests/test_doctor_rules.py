@@ -151,3 +151,19 @@ def test_every_published_wheel_knows_its_rocm():
         for v in r.tensorflow:
             if v.count(".") == 2:
                 assert r.rocm in wheels.built_for(v), (r.rocm, v)
+
+
+def test_tensorflow_listing_a_gpu_outranks_every_gpu_hidden(tmp_path):
+    """HIP_VISIBLE_DEVICES=-1 would hide every GPU, yet the recorded TensorFlow run lists 2 (the variable was set only
+    in the shell that ran the doctor): the visibility failure becomes a non-blocking contradiction."""
+    root = tmp_path / "sys"
+    shutil.copytree(FIXTURES / "rocm_healthy", root)
+    probe = json.loads((root / "probe.json").read_text())
+    probe["env"]["HIP_VISIBLE_DEVICES"] = "-1"
+    tf = json.loads(probe["python"]["tensorflow"]["stdout"].split("@@", 2)[2])
+    tf.update(matmul_device="", matmul_ok=None, gpu_error="InternalError: kernel launch failed")
+    probe["python"]["tensorflow"]["stdout"] = "@@ROCM_BRIDGE_DOCTOR@@" + json.dumps(tf)
+    report = examine(root, FakeProbe(probe))
+    env = next(c for c in report.checks if c.id == "env_vars")
+    assert (env.status, env.outcome) == ("warn", "contradicted_listed") and env.params["count"] == 2
+    assert report.verdict.id == "matmul"  # the real failure stays the verdict

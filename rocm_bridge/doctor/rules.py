@@ -175,18 +175,30 @@ def run_checks(f: Facts) -> list[Check]:
     return reconcile(checks)
 
 
+# failures that say the GPU cannot be reached at all: contradicted as soon as TensorFlow lists a GPU
+NO_GPU_OUTCOMES = frozenset({
+    "driver_missing", "kfd_missing", "dri_missing", "container_no_devices", "no_amd_gpu", "devices_hidden",
+    "devices_hidden_rocr", "wsl_no_dxg", "wsl_no_gpu_agent", "nv_driver_missing", "nv_no_gpu", "nv_devices_hidden",
+})
+
+
 def reconcile(checks: list[Check]) -> list[Check]:
-    """A later check that saw the GPU work outranks an earlier one that says it cannot: a matmul that ran on the GPU
-    turns an earlier kernel-side failure into a warning that names the contradiction (the probe read the wrong place),
-    so a report never says both "no driver" and "the matmul ran on the GPU"."""
-    matmul = next((c for c in checks if c.id == "matmul"), None)
-    if matmul is None or matmul.status != "ok":
+    """A later check that saw the GPU work outranks an earlier one that says it cannot. A matmul that ran on the GPU
+    contradicts every earlier kernel-side failure; TensorFlow listing a GPU contradicts "no GPU can be reached"
+    (no driver, no /dev/kfd, every GPU hidden). Such a failure becomes a warning that names the contradiction (the
+    probe read the wrong place), so a report never says both "no driver" and "the matmul ran on the GPU"."""
+    matmul = next((c for c in checks if c.id == "matmul" and c.status == "ok"), None)
+    listed = next((c for c in checks if c.id == "tf_gpu_visible" and c.status == "ok"), None)
+    if matmul is None and listed is None:
         return checks
+    device = matmul.params.get("device", "GPU") if matmul else "GPU:0"
     for c in checks:
-        if c.id in KERNEL_SIDE and c.status == "fail":
-            c.evidence = [f"was: {c.outcome}", *c.evidence, f"TensorFlow ran a matmul on {matmul.params.get('device')}"]
-            c.status, c.outcome, c.blocking = "warn", "contradicted", False
-            c.params = {"device": matmul.params.get("device", "GPU")}
+        if c.id in KERNEL_SIDE and c.status == "fail" and (matmul is not None or c.outcome in NO_GPU_OUTCOMES):
+            seen = (f"TensorFlow ran a matmul on {device}" if matmul else
+                    f"TensorFlow lists {listed.params.get('count')} GPU(s)")
+            c.evidence = [f"was: {c.outcome}", *c.evidence, seen]
+            c.status, c.outcome, c.blocking = "warn", "contradicted" if matmul else "contradicted_listed", False
+            c.params = {"device": device, "count": listed.params.get("count", "") if listed else ""}
             c.source = source_for(c.id, "contradicted")
     return checks
 
