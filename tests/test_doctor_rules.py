@@ -167,3 +167,14 @@ def test_tensorflow_listing_a_gpu_outranks_every_gpu_hidden(tmp_path):
     env = next(c for c in report.checks if c.id == "env_vars")
     assert (env.status, env.outcome) == ("warn", "contradicted_listed") and env.params["count"] == 2
     assert report.verdict.id == "matmul"  # the real failure stays the verdict
+
+
+def test_core_sdk_tree_without_a_version_file(tmp_path):
+    root = tmp_path / "sys"
+    shutil.copytree(FIXTURES / "core_sdk_10", root)
+    (root / "opt/rocm/core-10.0/.info/version").unlink()
+    (root / "opt/rocm/core-10.0/bin").mkdir()
+    report = examine(root, FakeProbe.from_file(root / "probe.json"))
+    f = report.facts
+    assert (f.rocm_version, f.rocm_layout) == ("10.0", "core_sdk")
+    assert next(c for c in report.checks if c.id == "rocm_install").outcome == "rocm_core_sdk"

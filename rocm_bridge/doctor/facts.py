@@ -287,6 +287,13 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
             facts.rocm_version_file = f"{prefix}/.info/version"
             facts.rocm_layout = "core_sdk" if re.search(r"/opt/rocm/core(-[\d.]+)?$", prefix) else "legacy"
             break
+    else:  # a Core SDK tree without a version file: its directory name carries major.minor (core-10.0)
+        for prefix in candidates:
+            m = re.search(r"/opt/rocm/core-(\d+\.\d+(?:\.\d+)?)$", prefix)
+            if m and (root / prefix.lstrip("/") / "bin").is_dir():
+                facts.rocm_version, facts.rocm_version_file = m.group(1), f"{prefix}/.info/version (absent: directory name)"
+                facts.rocm_layout = "core_sdk"
+                break
 
     # amdgpu kernel driver: the module directory exists when loaded; DKMS builds carry a version file.
     facts.amdgpu_loaded = (root / "sys/module/amdgpu").is_dir()
@@ -343,7 +350,8 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
             except (json.JSONDecodeError, IndexError, AttributeError, TypeError):
                 facts.gpu_source_notes.append("amdsmi: unreadable output")
         if not facts.amd_gpus:
-            rocminfo = facts.rocm_version_file.replace(".info/version", "bin/rocminfo") if facts.rocm_version_file else "rocminfo"
+            prefix = facts.rocm_version_file.split("/.info", 1)[0]
+            rocminfo = f"{prefix}/bin/rocminfo" if facts.rocm_version_file else "rocminfo"
             result = probe.run("rocminfo", [rocminfo])
             if result.ok:
                 facts.amd_gpus = parse_rocminfo(result.stdout)
