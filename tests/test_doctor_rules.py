@@ -178,3 +178,17 @@ def test_core_sdk_tree_without_a_version_file(tmp_path):
     f = report.facts
     assert (f.rocm_version, f.rocm_layout) == ("10.0", "core_sdk")
     assert next(c for c in report.checks if c.id == "rocm_install").outcome == "rocm_core_sdk"
+
+
+@pytest.mark.parametrize(("packages", "outcome", "status"), [
+    ({"keras": "3.3.3"}, "keras3_old_tf", "fail"),                          # Keras 3 with TF 2.14
+    ({"numpy": "2.1.3"}, "numpy2_old_tf", "fail"),
+    ({"numpy": "1.26.4", "keras": "2.14.0"}, "packages_ok", "ok"),
+])
+def test_python_side_rules_cite_their_row(packages, outcome, status):
+    root = FIXTURES / "numpy2_old_tf"
+    probe = json.loads((root / "probe.json").read_text())
+    probe["packages"] = {"tensorflow-rocm": "2.14.0.600", **packages}
+    check = next(c for c in examine(root, FakeProbe(probe)).checks if c.id == "python_packages")
+    assert (check.outcome, check.status) == (outcome, status)
+    assert "RELEASES.md" in check.source

@@ -29,7 +29,7 @@ SOURCE_ROWS: dict[str, str] = {
     "env_vars": "visible_devices",
     "gfx_supported": "gfx_target",
     "wheel_match": "tf_wheel_match",
-    "python_packages": "numpy_keras",
+    "python_packages": "tf_numpy_keras_versions",
     "tf_import": "linker_config",
     "tf_build": "tf_rocm_build",
     "tf_gpu_visible": "tf_rocm_build",
@@ -38,7 +38,7 @@ SOURCE_ROWS: dict[str, str] = {
     "nv_cuda": "driver_vs_runtime",
     "nv_env_vars": "cuda_visible_devices",
     "nv_tf_gpu_visible": "tf_cuda_build",
-    "no_gpu": "rocminfo",
+    "no_gpu": "no_gpu_host",
 }
 
 
@@ -215,22 +215,19 @@ def python_checks(f: Facts, platform: str) -> list[Check]:
     ev = [f"Python {f.python}", f"numpy {numpy or '-'}", f"keras {keras or '-'}", f"tf-keras {tf_keras or '-'}",
           f"TensorFlow {tf_version or '-'}"]
     if tf_v is None:
-        checks.append(Check("python_packages", "skipped", "skipped_no_tf", evidence=ev, source=TF_RELEASES_SOURCE))
+        checks.append(_check("python_packages", "skipped", "skipped_no_tf", evidence=ev))
     elif numpy and _v(numpy) >= (2,) and tf_v < (2, 18):
-        checks.append(Check("python_packages", "fail", "numpy2_old_tf", params={"numpy": numpy, "tf": tf_version},
-                            evidence=ev, fix=['pip install "numpy<2"'],
-                            source=source_for("python_packages") + " | " + TF_RELEASES_SOURCE))
+        checks.append(_check("python_packages", "fail", "numpy2_old_tf", params={"numpy": numpy, "tf": tf_version},
+                             evidence=ev, fix=['pip install "numpy<2"']))
     elif keras and _v(keras) >= (3,) and tf_v < (2, 16):
-        checks.append(Check("python_packages", "fail", "keras3_old_tf", params={"keras": keras, "tf": tf_version},
-                            evidence=ev, fix=[f'pip install "keras<{tf_v[0]}.{tf_v[1] + 1 if len(tf_v) > 1 else 0}"'],
-                            source=TF_RELEASES_SOURCE))
+        checks.append(_check("python_packages", "fail", "keras3_old_tf", params={"keras": keras, "tf": tf_version},
+                             evidence=ev, fix=[f'pip install "keras<{tf_v[0]}.{tf_v[1] + 1 if len(tf_v) > 1 else 0}"']))
     elif keras and _v(keras) < (3,) and tf_v >= (2, 16) and not tf_keras:
-        checks.append(Check("python_packages", "warn", "keras2_new_tf", params={"keras": keras, "tf": tf_version},
-                            evidence=ev, fix=["pip install tf-keras  # and export TF_USE_LEGACY_KERAS=1"],
-                            source=TF_RELEASES_SOURCE, blocking=False))
+        checks.append(_check("python_packages", "warn", "keras2_new_tf", params={"keras": keras, "tf": tf_version},
+                             evidence=ev, fix=["pip install tf-keras  # and export TF_USE_LEGACY_KERAS=1"],
+                             blocking=False))
     else:
-        checks.append(Check("python_packages", "ok", "packages_ok", evidence=ev,
-                            source=source_for("python_packages") + " | " + TF_RELEASES_SOURCE))
+        checks.append(_check("python_packages", "ok", "packages_ok", evidence=ev))
 
     tf = f.tensorflow
     tf_ev = [f"status: {tf.status}", f"exit code: {tf.rc}"] + ([f"error: {tf.error}"] if tf.error else [])

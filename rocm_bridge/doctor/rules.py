@@ -19,7 +19,6 @@ from rocm_bridge.doctor.checks import (
     OUTCOME_ROWS,
     SOURCE_ROWS,
     STATUSES,
-    TF_PIP_DOC,
     TF_RELEASES_SOURCE,
     Check,
     _check,
@@ -150,8 +149,7 @@ def no_gpu_checks(f: Facts) -> list[Check]:
         "pip install 'tensorflow[and-cuda]'",
     ]
     outcome = "no_gpu" if tf_version else "no_gpu_no_tf"
-    checks = [Check("no_gpu", "fail", outcome, params={"tf": tf_version}, evidence=ev, fix=fix,
-                    source=f"{AMD_INSTALL_DOC} | {TF_PIP_DOC} | {source_for('no_gpu')}")]
+    checks = [_check("no_gpu", "fail", outcome, params={"tf": tf_version}, evidence=ev, fix=fix)]
     checks += python_checks(f, "cpu")
     for c in checks:  # on a CPU-only host the GPU-side results are context, not extra failures
         if c.id in ("tf_build",) and c.status == "fail":
