@@ -20,8 +20,8 @@ from rocm_bridge.doctor.facts import Facts, collect
 from rocm_bridge.doctor.probes import TF_TIMEOUT_S, FakeProbe, Probe, SystemProbe
 from rocm_bridge.doctor.rules import Check, Report, formula, run_checks
 
-__all__ = ["Check", "Facts", "FakeProbe", "Probe", "Report", "SystemProbe", "examine", "example_root", "example_systems",
-           "probe_for_root"]
+__all__ = ["Check", "Facts", "FakeProbe", "Probe", "Report", "SystemProbe", "examine", "example_root",
+           "example_sources", "example_systems", "probe_for_root"]
 
 # Recorded example systems (also the tests' fake-system fixtures), offered on the page so a machine without a GPU can
 # show what the doctor says elsewhere. Listed in teaching order.
@@ -49,6 +49,15 @@ def example_root(name: str) -> Path:
     if name not in EXAMPLE_ORDER:
         raise KeyError(name)
     return EXAMPLES_DIR / name
+
+
+def example_sources(name: str) -> str:
+    """The "Sources:" paragraph of an example's NOTES.md (what the recorded system was written from), one line."""
+    import re
+
+    text = (example_root(name) / "NOTES.md").read_text(encoding="utf-8")
+    m = re.search(r"^Sources?:(.*?)(?:\n\n|\Z)", text, re.S | re.M)
+    return " ".join(m.group(1).split()) if m else ""
 
 
 def probe_for_root(root: str | Path) -> Probe:

@@ -92,8 +92,8 @@ def test_tensorflow_checks_run_in_a_subprocess(app_test):
     assert any(lab.startswith(tf_import) and ":green[" in lab for lab in labels), labels
 
 
-def test_every_recorded_system_renders_in_both_languages(app_test):
-    """Each example system on the page: a verdict banner, no exception, no literal backslash in source lines."""
+def test_every_recorded_system_renders_with_its_source(app_test):
+    """Each example system on the page: a verdict banner, no exception, its own source line, no literal backslash."""
     from rocm_bridge.doctor import example_systems
 
     at = app_test(PAGE)
@@ -103,3 +103,4 @@ def test_every_recorded_system_renders_in_both_languages(app_test):
         assert at.error or at.warning or at.success, name
         captions = " ".join(c.value for c in at.caption)
         assert "\\\\|" not in captions and "https\\\\:" not in captions, name
+        assert "github.com" in captions or "rocm.docs.amd.com" in captions, name  # the system's own source line
