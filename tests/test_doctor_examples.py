@@ -71,6 +71,7 @@ EXPECTED = {
     "tf_cpu_on_nvidia": ("nvidia", "nv_wheel", "cpu_wheel", 1, [], 1, "", "2.16.1", "3.11.9", "1.26.4", "535.183.01"),
     "wsl2_rocm_working": ("amd", None, None, 0, ["gfx1100"], 1, "7.2.1-81", "2.20.0", "3.12.3", "2.1.3", ""),
     "wsl2_no_runtime": ("amd", "gpus", "wsl_no_gpu_agent", 1, [], 0, "7.2.0-43", "2.20.0", "3.12.3", "2.1.3", ""),
+    "wsl2_no_rocm": ("none", "no_gpu", "wsl_no_stack", 1, [], 0, "", "", "3.12.3", "2.1.3", ""),
     "wsl2_no_dxg": ("amd", "driver", "wsl_no_dxg", 1, [], 0, "6.4.1-83", "", "3.10.12", "1.26.4", ""),
     "container_no_devices": ("amd", "device_nodes", "container_no_devices", 1, ["gfx942"], 1, "6.3.3-74", "2.17.0",
                              "3.12.4", "1.26.4", ""),

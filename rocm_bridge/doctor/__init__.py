@@ -35,7 +35,7 @@ EXAMPLE_ORDER: tuple[str, ...] = (
     "slurm_rocr_plus_cuda_visible", "gpu_device_ordinal_set",
     "igpu_plus_dgpu", "override_rdna2_harmless", "override_masks_supported", "override_wrong_generation", "wheel_600_on_rocm7",
     "wheel_tf_only_name", "python312_rocm60", "cuda_tf_on_amd", "tf_rocm_on_nvidia", "tf_cpu_on_nvidia",
-    "nvidia_cuda_visible_bad", "wsl2_rocm_working", "wsl2_no_runtime", "wsl2_no_dxg", "container_no_devices",
+    "nvidia_cuda_visible_bad", "wsl2_rocm_working", "wsl2_no_runtime", "wsl2_no_rocm", "wsl2_no_dxg", "container_no_devices",
     "container_no_group", "container_seccomp_shm", "old_distro_video_group", "core_sdk_10",
 )
 

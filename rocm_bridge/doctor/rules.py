@@ -149,6 +149,14 @@ def no_gpu_checks(f: Facts) -> list[Check]:
         "pip install 'tensorflow[and-cuda]'",
     ]
     outcome = "no_gpu" if tf_version else "no_gpu_no_tf"
+    if f.wsl and f.dxg_exists:  # WSL shares a Windows GPU through /dev/dxg: only the Linux-side stack is missing
+        outcome = "wsl_no_stack"
+        ev = [f.wsl_evidence, "/dev/dxg: present (a GPU is shared with WSL)", "ROCm: not installed",
+              "NVML: no NVIDIA driver library"]
+        fix = ["# AMD Radeon: ROCm for Linux in WSL, then librocdxg (https://github.com/ROCm/librocdxg)",
+               "sudo apt install rocm  # after adding AMD's repository, see " + AMD_INSTALL_DOC,
+               "export HSA_ENABLE_DXG_DETECTION=1",
+               "# NVIDIA: the Windows NVIDIA driver provides CUDA in WSL; then pip install 'tensorflow[and-cuda]'"]
     checks = [_check("no_gpu", "fail", outcome, params={"tf": tf_version}, evidence=ev, fix=fix)]
     checks += python_checks(f, "cpu")
     for c in checks:  # on a CPU-only host the GPU-side results are context, not extra failures
