@@ -32,7 +32,9 @@ def verdict_banner(report: Report) -> None:
         st.error(text, icon=":material/cancel:")
     else:
         st.warning(text, icon=":material/warning:")
-    st.caption(tr(f"doctor.platform.{report.facts.platform}"))
+    f = report.facts
+    wsl_gpu = f.platform == "none" and f.wsl and f.dxg_exists  # a shared Windows GPU without a Linux-side stack
+    st.caption(tr("doctor.platform.wsl_unknown" if wsl_gpu else f"doctor.platform.{f.platform}"))
 
 
 def checklist(report: Report) -> None:

@@ -104,3 +104,11 @@ def test_every_recorded_system_renders_with_its_source(app_test):
         captions = " ".join(c.value for c in at.caption)
         assert "\\\\|" not in captions and "https\\\\:" not in captions, name
         assert "github.com" in captions or "rocm.docs.amd.com" in captions, name  # the system's own source line
+
+
+def test_wsl_gpu_without_a_stack_is_not_called_no_gpu(app_test):
+    at = app_test(PAGE, doc_sys="wsl2_no_rocm")
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert i18n.t("doctor.platform.wsl_unknown", "en") in captions
+    assert i18n.t("doctor.platform.none", "en") not in captions
