@@ -224,7 +224,8 @@ def target_tensorflow(f: Facts, platform: str) -> str | None:
         listed = compat.choices("tensorflow_cuda")
     else:
         listed = (compat.tensorflow_versions_for_rocm(f.rocm_version, ("rocm_release",)) if f.rocm_version else []) \
-            or compat.choices("tensorflow_rocm")
+            or sorted({v for r in compat.rows("rocm_release") if not r.preview for v in r.tensorflow},
+                      key=parse_version, reverse=True)  # a preview line's dev build is no target
     return listed[0] if listed else None
 
 
