@@ -36,7 +36,7 @@ EXPECTED = {
     # gfx1032 is not in ROCm 6.2's list (gfx1100, gfx1030, gfx942, gfx90a, gfx908)
     "gfx1032_no_override": ("amd", "gfx_supported", "gfx_unsupported", 1, []),
     # HSA_OVERRIDE_GFX_VERSION=10.3.0 -> runs as gfx1030 (listed): a warning, not blocking
-    "gfx1032_override": ("amd", "gfx_supported", "override_in_use", 0, []),
+    "gfx1032_override": ("amd", "gfx_supported", "override_same_isa", 0, []),
     # ROCm 5.7 with a wheel listed only for ROCm 6.3/6.4: R_min 6.3 > 5.7.1 -> the ROCm factor is 0
     "wheel_rocm_mismatch": ("amd", "wheel_match", "wheel_mismatch", 1, ["rocm"]),
     # AMD GPU on the PCI bus, no amdgpu module: driver factor has no installed version -> 0

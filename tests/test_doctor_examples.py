@@ -30,7 +30,7 @@ EXPECTED = {
                             "1.26.4", ""),
     "gfx1032_no_override": ("amd", "gfx_supported", "gfx_unsupported", 1, ["gfx1032"], 1, "6.2.4-74", "2.16.1",
                             "3.10.12", "1.26.4", ""),
-    "gfx1032_override": ("amd", "gfx_supported", "override_in_use", 0, ["gfx1032"], 1, "6.2.4-74", "2.16.1", "3.10.12",
+    "gfx1032_override": ("amd", "gfx_supported", "override_same_isa", 0, ["gfx1032"], 1, "6.2.4-74", "2.16.1", "3.10.12",
                          "1.26.4", ""),
     # 2.16.2 is an AMD-repository name (no ROCm suffix): the table lists it for 6.3.x/6.4.x, another major than 5.7.1
     "wheel_rocm_mismatch": ("amd", "wheel_match", "wheel_mismatch", 1, ["gfx90a"], 1, "5.7.1-74", "2.16.2", "3.10.12",
@@ -52,7 +52,7 @@ EXPECTED = {
                                    "3.10.12", "1.26.4", ""),
     "rocr_repeated_index": ("amd", "env_vars", "devices_dropped_rocr", 0, ["gfx1100"] * 2, 2, "6.3.3-74", "2.16.2",
                             "3.10.16", "1.26.4", ""),
-    "override_rdna2_harmless": ("amd", "gfx_supported", "override_in_use", 0, ["gfx1031"], 1, "6.3.3-74", "2.16.2",
+    "override_rdna2_harmless": ("amd", "gfx_supported", "override_same_isa", 0, ["gfx1031"], 1, "6.3.3-74", "2.16.2",
                                 "3.12.4", "1.26.4", ""),
     "override_masks_supported": ("amd", "gfx_supported", "override_masks", 1, ["gfx90a"], 1, "6.4.3-127", "2.18.1",
                                  "3.12.9", "1.26.4", ""),

@@ -231,6 +231,9 @@ def _amd_env_check(f: Facts) -> Check:
     return check or _check("env_vars", "ok", "env_ok", evidence=vis.evidence())
 
 
+SAME_ISA_FAMILIES = ("gfx10-3-generic",)
+
+
 def override_suggestion(gfx: str) -> str | None:
     """The HSA_OVERRIDE_GFX_VERSION value naming the first target of this GPU's ISA family (unsupported workaround):
     gfx1032 -> 10.3.0 (gfx10-3-generic), gfx1102 -> 11.0.0 (gfx11-generic); None outside RDNA2/RDNA3."""
@@ -296,9 +299,12 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
                           params={**common, "gfx": ", ".join(foreign or gfx_list), "value": override}, evidence=ev,
                           fix=["unset HSA_OVERRIDE_GFX_VERSION",
                                "# use a GPU listed for your ROCm release (see the compatibility matrix)"])
-        return _check("gfx_supported", "warn", "override_in_use",
-                      params={**common, "gfx": ", ".join(unsupported), "effective": effective}, evidence=ev,
-                      blocking=False)
+        # RDNA2 parts share one ISA (LLVM gfx10-3-generic has no restrictions against gfx1030): the override is
+        # harmless there; in other families (gfx11-generic: gfx1102/gfx1103 have fewer VGPRs) it is a gamble
+        outcome = "override_same_isa" if isa_family(effective) in SAME_ISA_FAMILIES else "override_in_use"
+        return _check("gfx_supported", "warn", outcome,
+                      params={**common, "gfx": ", ".join(unsupported), "effective": effective,
+                              "family": isa_family(effective) or "-"}, evidence=ev, blocking=False)
     if f.wsl and wsl_gfx() and any(g not in wsl_gfx() for g in gfx_list):
         return _check("gfx_supported", "warn", "wsl_gpu_unlisted", params={"gfx": ", ".join(gfx_list),
                       "listed": ", ".join(wsl_gfx())}, evidence=ev, blocking=False)
