@@ -192,3 +192,15 @@ def test_python_side_rules_cite_their_row(packages, outcome, status):
     check = next(c for c in examine(root, FakeProbe(probe)).checks if c.id == "python_packages")
     assert (check.outcome, check.status) == (outcome, status)
     assert "RELEASES.md" in check.source
+
+
+def test_rdna3_override_is_a_workaround_not_same_isa(tmp_path):
+    """RX 7600 (gfx1102) forced to 11.0.0 on ROCm 6.3: same gfx11-generic family, but not ISA-identical to gfx1100."""
+    root = tmp_path / "sys"
+    shutil.copytree(FIXTURES / "override_rdna2_harmless", root)
+    props = root / "sys/class/kfd/kfd/topology/nodes/1/properties"
+    props.write_text(props.read_text().replace("gfx_target_version 100301", "gfx_target_version 110002"))
+    probe = json.loads((root / "probe.json").read_text())
+    probe["env"]["HSA_OVERRIDE_GFX_VERSION"] = "11.0.0"
+    check = next(c for c in examine(root, FakeProbe(probe)).checks if c.id == "gfx_supported")
+    assert (check.status, check.outcome, check.params["family"]) == ("warn", "override_in_use", "gfx11-generic")
