@@ -23,10 +23,7 @@ from rocm_bridge.doctor.checks import (
 )
 from rocm_bridge.doctor.facts import Facts, gfx_from_override
 
-
-def rocm_repo(rocm: str) -> str:
-    major, minor = compat.rocm_line(rocm)
-    return f"https://repo.radeon.com/rocm/manylinux/rocm-rel-{major}.{minor}/"
+rocm_repo = wheels.repo_url  # the repo.radeon.com wheel directory of a ROCm line
 
 
 def amd_checks(f: Facts) -> list[Check]:
