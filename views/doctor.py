@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from rocm_bridge.doctor import examine, example_root, example_systems
+from rocm_bridge.doctor import examine, example_root, example_sources, example_systems
 from rocm_bridge.pages import by_file
-from rocm_bridge.ui import page_header, tr
+from rocm_bridge.ui import page_header, source_note, tr
 from rocm_bridge.ui.doctor_widgets import (
     checklist,
     findings,
@@ -53,6 +53,7 @@ if system == HERE:
     st.caption(tr("doctor.machine_note"))
 else:
     st.info(tr("doctor.system.recorded_note", name=tr(f"doctor.example.{system}")), icon=":material/inventory_2:")
+    source_note(example_sources(system))  # what this recorded system was written from
 
 verdict_banner(report)
 checklist(report)

@@ -5,9 +5,11 @@
     report = examine("data/doctor_examples/rocm_healthy", FakeProbe.from_file(".../probe.json"))
     report.verdict, report.exit_code, report.formula.zero_factors, report.as_dict()
 
-Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect), rules (checklist, verdict,
-Compatible formula), logs (the log doctor over data/log_signatures.csv), report (Markdown for bug reports),
-cli (`python -m rocm_bridge doctor`).
+Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect), checks (the Check record, rule
+sources, the Python side), amd (the AMD checklist), visibility (ROCR/HIP/CUDA visibility semantics), wheels (which ROCm
+a wheel was built for, published pins), rules (NVIDIA and no-GPU checklists, reconcile, verdict, Compatible formula),
+logs (the log doctor over data/log_signatures.csv), report (Markdown for bug reports), cli (`python -m rocm_bridge
+doctor`). docs/doctor.md lists the rules' sources and every example system.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from rocm_bridge.doctor.facts import Facts, collect
 from rocm_bridge.doctor.probes import TF_TIMEOUT_S, FakeProbe, Probe, SystemProbe
 from rocm_bridge.doctor.rules import Check, Report, formula, run_checks
 
-__all__ = ["Check", "Facts", "FakeProbe", "Probe", "Report", "SystemProbe", "examine", "example_root", "example_systems",
-           "probe_for_root"]
+__all__ = ["Check", "Facts", "FakeProbe", "Probe", "Report", "SystemProbe", "examine", "example_root",
+           "example_sources", "example_systems", "probe_for_root"]
 
 # Recorded example systems (also the tests' fake-system fixtures), offered on the page so a machine without a GPU can
 # show what the doctor says elsewhere. Listed in teaching order.
@@ -28,6 +30,13 @@ EXAMPLE_ORDER: tuple[str, ...] = (
     "rocm_healthy", "no_driver", "container_no_kfd", "kfd_denied", "not_in_render_group", "gfx1032_no_override",
     "gfx1032_override", "wheel_rocm_mismatch", "numpy2_old_tf", "tf_import_crash", "tf_import_hang",
     "nvidia_healthy", "nvidia_old_driver", "cpu_only",
+    # written from real reports and docs (see each NOTES.md and docs/doctor.md)
+    "rocr_empty_hides_all", "hip_invalid_index", "rocr_then_hip_out_of_range", "rocr_repeated_index",
+    "slurm_rocr_plus_cuda_visible", "gpu_device_ordinal_set",
+    "igpu_plus_dgpu", "override_rdna2_harmless", "override_masks_supported", "override_wrong_generation", "wheel_600_on_rocm7",
+    "wheel_tf_only_name", "python312_rocm60", "cuda_tf_on_amd", "tf_rocm_on_nvidia", "tf_cpu_on_nvidia",
+    "nvidia_cuda_visible_bad", "wsl2_rocm_working", "wsl2_no_runtime", "wsl2_no_rocm", "wsl2_no_dxg", "container_no_devices",
+    "container_no_group", "container_seccomp_shm", "old_distro_video_group", "core_sdk_10",
 )
 
 
@@ -40,6 +49,15 @@ def example_root(name: str) -> Path:
     if name not in EXAMPLE_ORDER:
         raise KeyError(name)
     return EXAMPLES_DIR / name
+
+
+def example_sources(name: str) -> str:
+    """The "Sources:" paragraph of an example's NOTES.md (what the recorded system was written from), one line."""
+    import re
+
+    text = (example_root(name) / "NOTES.md").read_text(encoding="utf-8")
+    m = re.search(r"^Sources?:(.*?)(?:\n\n|\Z)", text, re.S | re.M)
+    return " ".join(m.group(1).split()) if m else ""
 
 
 def probe_for_root(root: str | Path) -> Probe:

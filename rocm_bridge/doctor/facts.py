@@ -21,6 +21,8 @@ ENV_VARS: tuple[str, ...] = (
     "GPU_DEVICE_ORDINAL",
     "HSA_OVERRIDE_GFX_VERSION",
     "LD_LIBRARY_PATH",
+    "HSA_ENABLE_DXG_DETECTION",
+    "WSL_DISTRO_NAME",
 )
 TF_DISTS: tuple[str, ...] = ("tensorflow-rocm", "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly")
 AMD_VENDOR_ID = 4098  # 0x1002 in KFD topology properties
@@ -32,6 +34,7 @@ class Gpu:
     gfx: str  # "gfx90a"; NVIDIA: ""
     source: str  # "amdsmi" | "rocminfo" | "kfd:<node path>" | "nvml" | "nvidia-smi"
     compute_capability: str = ""
+    uuid: str = ""  # ROCr's "GPU-<16 hex of the KFD unique_id>" ("GPU-XX" when the GPU has none); "" unknown
 
 
 @dataclass
@@ -66,6 +69,18 @@ class Facts:
     render_nodes: dict = field(default_factory=dict)  # "/dev/dri/renderD128" -> {"r":, "w":, "group":}
     amd_gpus: list[Gpu] = field(default_factory=list)
     gpu_source_notes: list[str] = field(default_factory=list)
+    kfd_gpus: list[Gpu] = field(default_factory=list)  # true targets from sysfs (HSA_OVERRIDE_GFX_VERSION cannot change them)
+    gpu_uuids: list[str] = field(default_factory=list)  # rocminfo Uuid lines of GPU agents, in order
+    rocm_layout: str = ""  # "legacy" (/opt/rocm-<ver>) | "core_sdk" (/opt/rocm/core-<ver>, amdrocm-* packages)
+    # WSL2 and containers
+    wsl: bool = False
+    wsl_evidence: str = ""
+    dxg_exists: bool = False
+    dxg_access: dict = field(default_factory=dict)
+    container: str = ""  # "docker" | "podman" | "" ; from /.dockerenv, /run/.containerenv
+    seccomp_mode: int | None = None  # /proc/self/status Seccomp: 0 none, 2 filter (Docker's default profile)
+    shm_bytes: int | None = None  # size of /dev/shm from /proc/mounts
+    os_release: str = ""
     pci_gpus: list[dict] = field(default_factory=list)  # {"slot", "vendor": "amd"|"nvidia", "device"}
     # NVIDIA
     nvidia_driver: str = ""
@@ -82,13 +97,20 @@ class Facts:
     def platform(self) -> str:
         """'amd', 'nvidia' or 'none', from what the kernel side shows (driver, device nodes, GPUs)."""
         pci = {g["vendor"] for g in self.pci_gpus}
-        if self.amdgpu_loaded or self.kfd_exists or self.amd_gpus or "amd" in pci:
+        if self.amdgpu_loaded or self.kfd_exists or self.amd_gpus or "amd" in pci or (self.wsl and self.dxg_exists
+                                                                                      and self.rocm_version):
             return "amd"
         if self.nvidia_driver or self.nvidia_gpus or "nvidia" in pci:
             return "nvidia"
         if self.rocm_version or self.packages.get("tensorflow-rocm"):
             return "amd"  # ROCm installed but no GPU or driver seen: diagnose as an AMD host
         return "none"
+
+    @property
+    def gpu_count(self) -> int:
+        """GPUs on the machine: the KFD topology (all of them, whatever the visibility variables say), else what the
+        runtime or the NVIDIA driver listed."""
+        return len(self.kfd_gpus) or len(self.amd_gpus) or len(self.nvidia_gpus)
 
     @property
     def tf_dist(self) -> tuple[str, str] | None:
@@ -144,6 +166,16 @@ def parse_rocminfo(text: str) -> list[Gpu]:
     return gpus
 
 
+def rocminfo_uuids(text: str) -> list[str]:
+    """Uuid values of the GPU agents in rocminfo output, in agent order ('GPU-XX' when the GPU has none)."""
+    out = []
+    for block in re.split(r"\n\*{5,}\s*\n\s*Agent \d+\s*\n\*{5,}", "\n" + text):
+        if re.search(r"Device Type:\s*GPU", block):
+            m = re.search(r"^\s*Uuid:\s*(\S+)", block, re.M)
+            out.append(m.group(1) if m else "GPU-XX")
+    return out
+
+
 def kfd_topology(root: Path) -> list[Gpu]:
     """GPU nodes of the KFD topology in sysfs (CPU nodes have gfx_target_version 0)."""
     gpus = []
@@ -164,7 +196,10 @@ def kfd_topology(root: Path) -> list[Gpu]:
             continue
         name = _read(node, "name") or ""
         gfx = gfx_from_target_version(target)
-        gpus.append(Gpu(name=name or gfx, gfx=gfx, source=f"kfd:/sys/class/kfd/kfd/topology/nodes/{node.name}/properties"))
+        uid = props.get("unique_id")
+        uuid = "" if uid is None else (f"GPU-{uid:016x}" if uid else "GPU-XX")  # as ROCr builds HSA_AMD_AGENT_INFO_UUID
+        gpus.append(Gpu(name=name or gfx, gfx=gfx, source=f"kfd:/sys/class/kfd/kfd/topology/nodes/{node.name}/properties",
+                        uuid=uuid))
     return gpus
 
 
@@ -240,12 +275,25 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
     if opt.is_dir():
         facts.rocm_dirs = sorted(p.name for p in opt.iterdir() if p.name.startswith("rocm"))
         candidates += [f"/opt/{name}" for name in sorted(facts.rocm_dirs, reverse=True)]
+    core = root / "opt/rocm"
+    if core.is_dir():  # ROCm Core SDK (TheRock): /opt/rocm/core-<major.minor> (7.13 preview: /opt/rocm/core)
+        cores = sorted((p.name for p in core.iterdir() if re.fullmatch(r"core(-\d+(\.\d+)*)?", p.name)), reverse=True)
+        facts.rocm_dirs += [f"rocm/{name}" for name in cores]
+        candidates += [f"/opt/rocm/{name}" for name in cores]
     for prefix in candidates:
         text = _read(root, f"{prefix}/.info/version")
         if text:
             facts.rocm_version = text.splitlines()[0].strip()
             facts.rocm_version_file = f"{prefix}/.info/version"
+            facts.rocm_layout = "core_sdk" if re.search(r"/opt/rocm/core(-[\d.]+)?$", prefix) else "legacy"
             break
+    else:  # a Core SDK tree without a version file: its directory name carries major.minor (core-10.0)
+        for prefix in candidates:
+            m = re.search(r"/opt/rocm/core-(\d+\.\d+(?:\.\d+)?)$", prefix)
+            if m and (root / prefix.lstrip("/") / "bin").is_dir():
+                facts.rocm_version, facts.rocm_version_file = m.group(1), f"{prefix}/.info/version (absent: directory name)"
+                facts.rocm_layout = "core_sdk"
+                break
 
     # amdgpu kernel driver: the module directory exists when loaded; DKMS builds carry a version file.
     facts.amdgpu_loaded = (root / "sys/module/amdgpu").is_dir()
@@ -256,6 +304,34 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
     if facts.kfd_exists:
         access = probe.node_access("/dev/kfd", kfd)
         facts.kfd_access = {"r": access.readable, "w": access.writable, "group": access.group}
+    dxg = root / "dev/dxg"
+    facts.dxg_exists = dxg.exists()
+    if facts.dxg_exists:
+        access = probe.node_access("/dev/dxg", dxg)
+        facts.dxg_access = {"r": access.readable, "w": access.writable, "group": access.group}
+    proc_version = _read(root, "/proc/version") or ""
+    if re.search(r"microsoft|WSL", proc_version, re.I):
+        facts.wsl, facts.wsl_evidence = True, "/proc/version: " + proc_version.splitlines()[0][:120]
+    elif env.get("WSL_DISTRO_NAME"):
+        facts.wsl, facts.wsl_evidence = True, f"WSL_DISTRO_NAME={env['WSL_DISTRO_NAME']}"
+    if (root / ".dockerenv").exists():
+        facts.container = "docker"
+    elif (root / "run/.containerenv").exists():
+        facts.container = "podman"
+    status = _read(root, "/proc/self/status") or ""
+    m = re.search(r"^Seccomp:\s*(\d+)", status, re.M)
+    facts.seccomp_mode = int(m.group(1)) if m else None
+    for line in (_read(root, "/proc/mounts") or "").splitlines():
+        parts = line.split()
+        if len(parts) >= 4 and parts[1] == "/dev/shm":
+            m = re.search(r"size=(\d+)([kmg]?)", parts[3])
+            if m:
+                facts.shm_bytes = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[m.group(2)]
+    osr = _read(root, "/etc/os-release") or ""
+    m = re.search(r'^PRETTY_NAME="?([^"\n]+)', osr, re.M) or re.search(r'^NAME="?([^"\n]+)', osr, re.M)
+    if m:
+        vid = re.search(r'^VERSION_ID="?([^"\n]+)', osr, re.M)
+        facts.os_release = m.group(1) + (f" {vid.group(1)}" if vid and vid.group(1) not in m.group(1) else "")
     dri = root / "dev/dri"
     if dri.is_dir():
         for node in sorted(dri.glob("renderD*")):
@@ -274,14 +350,17 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
             except (json.JSONDecodeError, IndexError, AttributeError, TypeError):
                 facts.gpu_source_notes.append("amdsmi: unreadable output")
         if not facts.amd_gpus:
-            rocminfo = facts.rocm_version_file.replace(".info/version", "bin/rocminfo") if facts.rocm_version_file else "rocminfo"
+            prefix = facts.rocm_version_file.split("/.info", 1)[0]
+            rocminfo = f"{prefix}/bin/rocminfo" if facts.rocm_version_file else "rocminfo"
             result = probe.run("rocminfo", [rocminfo])
             if result.ok:
                 facts.amd_gpus = parse_rocminfo(result.stdout)
+                facts.gpu_uuids = rocminfo_uuids(result.stdout)
             elif not result.missing:
                 facts.gpu_source_notes.append("rocminfo: " + (result.stderr or result.stdout).strip()[-300:])
-        if not facts.amd_gpus:
-            facts.amd_gpus = kfd_topology(root)
+    facts.kfd_gpus = kfd_topology(root)
+    if _amd_hint(facts, root) and not facts.amd_gpus and not facts.wsl:
+        facts.amd_gpus = list(facts.kfd_gpus)
 
     # NVIDIA: NVML, else nvidia-smi; the kernel module's version file.
     proc = _read(root, "/proc/driver/nvidia/version")
@@ -325,4 +404,5 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
 
 def _amd_hint(facts: Facts, root: Path) -> bool:
     """Worth asking amdsmi/rocminfo: a driver, a KFD node or a ROCm install is present."""
-    return facts.amdgpu_loaded or facts.kfd_exists or bool(facts.rocm_version) or (root / "sys/class/kfd").exists()
+    return (facts.amdgpu_loaded or facts.kfd_exists or facts.dxg_exists or bool(facts.rocm_version)
+            or (root / "sys/class/kfd").exists())

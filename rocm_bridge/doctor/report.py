@@ -35,6 +35,11 @@ def versions(report: Report) -> list[tuple[str, str]]:
         ("ROCm", f.rocm_version or "-"),
         ("amdgpu driver", f.amdgpu_version or ("loaded (in-tree)" if f.amdgpu_loaded else "-")),
         ("AMD GPUs", ", ".join(f"{g.name} ({g.gfx})" for g in f.amd_gpus) or "-"),
+        ("KFD topology (true gfx)", ", ".join(g.gfx for g in f.kfd_gpus) or "-"),
+        ("ROCm layout", {"core_sdk": "ROCm Core SDK (/opt/rocm/core-<ver>)", "legacy": "/opt/rocm-<ver>"}.get(
+            f.rocm_layout, "-")),
+        ("environment", "WSL2" + (" (/dev/dxg)" if f.dxg_exists else " (no /dev/dxg)") if f.wsl else
+         f"{f.container} container" if f.container else "-"),
         ("NVIDIA driver", f.nvidia_driver or "-"),
         ("CUDA (driver)", f.nvidia_cuda or "-"),
         ("NVIDIA GPUs", ", ".join(f"{g.name} (cc {g.compute_capability})" for g in f.nvidia_gpus) or "-"),

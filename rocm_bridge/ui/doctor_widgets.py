@@ -32,7 +32,9 @@ def verdict_banner(report: Report) -> None:
         st.error(text, icon=":material/cancel:")
     else:
         st.warning(text, icon=":material/warning:")
-    st.caption(tr(f"doctor.platform.{report.facts.platform}"))
+    f = report.facts
+    wsl_gpu = f.platform == "none" and f.wsl and f.dxg_exists  # a shared Windows GPU without a Linux-side stack
+    st.caption(tr("doctor.platform.wsl_unknown" if wsl_gpu else f"doctor.platform.{f.platform}"))
 
 
 def checklist(report: Report) -> None:
@@ -51,7 +53,7 @@ def checklist(report: Report) -> None:
                 st.markdown(f"**{tr('doctor.fix')}**")
                 st.code("\n".join(c.fix), language="bash")
             if c.source:
-                source_note(md_escape(c.source))
+                source_note(c.source)  # source_note escapes itself
     if report.facts.tensorflow.status == "not_run":
         st.info(tr("doctor.tf_not_run_note"), icon=":material/info:")
 
@@ -86,7 +88,7 @@ def formula_section(report: Report) -> None:
         st.caption(tr("doctor.formula.driver_note"))
     sources = sorted({x.source for x in fr.factors if x.source})
     if sources:
-        source_note(*(md_escape(s) for s in sources))
+        source_note(*sources)
 
 
 def findings(items: list) -> None:
@@ -99,14 +101,17 @@ def findings(items: list) -> None:
             st.code(f.line, language=None)
             st.markdown(f"**{tr('doctor.log.cause')}:** {md_escape(f.text('cause', lang()))}")
             st.markdown(f"**{tr('doctor.log.fix')}:** {md_escape(f.text('fix', lang()))}")
-            source_note(md_escape(f.source))
+            source_note(f.source)
 
 
 def log_doctor() -> None:
     st.subheader(tr("doctor.log.title"))
+    # one limit for paste and upload (logs.MAX_LOG_BYTES); the uploader states it ("Limit 2MB per file")
+    limit_mb = max(1, logs.MAX_LOG_BYTES // 1_000_000)
     st.caption(tr("doctor.log.intro"))
     text = st.text_area(tr("doctor.log.paste"), key="doc_log", height=180, max_chars=logs.MAX_LOG_BYTES)
-    upload = st.file_uploader(tr("doctor.log.upload"), type=["log", "txt", "out", "err"], key="doc_log_file")
+    upload = st.file_uploader(tr("doctor.log.upload"), type=["log", "txt", "out", "err"], key="doc_log_file",
+                              max_upload_size=limit_mb)
     if not st.button(tr("doctor.log.button"), key="doc_log_go", icon=":material/stethoscope:"):
         return
     try:

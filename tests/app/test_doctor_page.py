@@ -90,3 +90,25 @@ def test_tensorflow_checks_run_in_a_subprocess(app_test):
     labels = [x.label for x in at.expander]
     tf_import = i18n.t("doctor.check.tf_import.title", "en")
     assert any(lab.startswith(tf_import) and ":green[" in lab for lab in labels), labels
+
+
+def test_every_recorded_system_renders_with_its_source(app_test):
+    """Each example system on the page: a verdict banner, no exception, its own source line, no literal backslash."""
+    from rocm_bridge.doctor import example_systems
+
+    at = app_test(PAGE)
+    for name in example_systems()[14:]:  # the first 14 are covered above and in test_smoke
+        at.selectbox(key="doc_sys").set_value(name).run()
+        assert not at.exception, (name, [e.value for e in at.exception])
+        assert at.error or at.warning or at.success, name
+        captions = " ".join(c.value for c in at.caption)
+        assert "\\\\|" not in captions and "https\\\\:" not in captions, name
+        assert "github.com" in captions or "rocm.docs.amd.com" in captions, name  # the system's own source line
+
+
+def test_wsl_gpu_without_a_stack_is_not_called_no_gpu(app_test):
+    at = app_test(PAGE, doc_sys="wsl2_no_rocm")
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert i18n.t("doctor.platform.wsl_unknown", "en") in captions
+    assert i18n.t("doctor.platform.none", "en") not in captions

@@ -1,0 +1,400 @@
+"""The AMD checklist: amdgpu driver (or WSL's /dev/dxg) -> ROCm user space (legacy or ROCm Core SDK layout) ->
+device nodes (container-aware) -> groups (the group that owns each node) -> GPUs (runtime list and KFD topology) ->
+visibility variables (ROCr then HIP) -> gfx support judged on the true target (HSA_OVERRIDE_GFX_VERSION) -> the
+TensorFlow wheel (vendor, ROCm line, Python) -> the shared Python-side checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rocm_bridge import compat
+from rocm_bridge.doctor import visibility, wheels
+from rocm_bridge.doctor.checks import (
+    AMD_INSTALL_DOC,
+    Check,
+    _check,
+    _v,
+    _visibility_check,
+    isa_families,
+    isa_family,
+    python_checks,
+    wsl_gfx,
+)
+from rocm_bridge.doctor.facts import Facts, gfx_from_override
+
+rocm_repo = wheels.repo_url  # the repo.radeon.com wheel directory of a ROCm line
+
+
+def amd_checks(f: Facts) -> list[Check]:
+    checks: list[Check] = []
+    add = checks.append
+
+    # 1. kernel driver: amdgpu on Linux; on WSL2 the Windows (Adrenalin) driver reached through /dev/dxg
+    pci_amd = [g for g in f.pci_gpus if g["vendor"] == "amd"]
+    if f.wsl:
+        ev = [f.wsl_evidence, f"/dev/dxg: {'present' if f.dxg_exists else 'absent'}", "/dev/kfd: "
+              + ("present" if f.kfd_exists else "absent (expected on WSL)")]
+        if f.dxg_exists:
+            add(_check("driver", "ok", "wsl_driver", evidence=ev))
+        else:
+            add(_check("driver", "fail", "wsl_no_dxg", evidence=ev,
+                       fix=["wsl --update  # in Windows PowerShell, then: wsl --shutdown",
+                            "wsl -l -v  # the distribution must run as VERSION 2",
+                            "# install the AMD Software: Adrenalin Edition driver on Windows, then reopen WSL",
+                            "ls -l /dev/dxg"]))
+    else:
+        ev = [f"/sys/module/amdgpu: {'present' if f.amdgpu_loaded else 'absent'}",
+              f"/sys/module/amdgpu/version: {f.amdgpu_version or '(none)'}"]
+        ev += [f"PCI {g['slot']}: AMD device {g['device']}" for g in pci_amd]
+        if not f.amdgpu_loaded:
+            add(_check("driver", "fail", "driver_missing", evidence=ev,
+                       fix=["sudo apt install amdgpu-dkms  # or: sudo amdgpu-install --usecase=dkms",
+                            "sudo modprobe amdgpu", "dkms status"]))
+        elif not f.amdgpu_version:
+            add(_check("driver", "warn", "driver_inbox", evidence=ev, fix=["dkms status", "uname -r"], blocking=False))
+        else:
+            add(_check("driver", "ok", "driver_ok", params={"version": f.amdgpu_version}, evidence=ev))
+
+    # 2. ROCm user space (legacy /opt/rocm-<ver>, or the ROCm Core SDK's /opt/rocm/core-<ver>)
+    ev = [f"ROCM_PATH={f.env.get('ROCM_PATH', '(unset)')}", f"/opt: {', '.join(f.rocm_dirs) or '(no rocm* directories)'}"]
+    if f.rocm_version:
+        ev.insert(0, f"{f.rocm_version_file}: {f.rocm_version}")
+        prefix = f.rocm_version_file.rsplit("/.info", 1)[0]
+        rocm_path = f.env.get("ROCM_PATH", "").rstrip("/")
+        if rocm_path and not f.rocm_version_file.startswith(rocm_path + "/"):
+            add(_check("rocm_install", "warn", "rocm_path_mismatch", params={"version": f.rocm_version, "path": rocm_path},
+                       evidence=ev, fix=[f"export ROCM_PATH={prefix}"], blocking=False))
+        elif f.rocm_layout == "core_sdk":
+            add(_check("rocm_install", "ok", "rocm_core_sdk", params={"version": f.rocm_version, "prefix": prefix},
+                       evidence=ev))
+        else:
+            add(_check("rocm_install", "ok", "rocm_ok", params={"version": f.rocm_version}, evidence=ev))
+    else:
+        add(_check("rocm_install", "fail", "rocm_missing", evidence=ev,
+                   fix=["sudo apt install rocm  # after adding AMD's repository, see " + AMD_INSTALL_DOC,
+                        "cat /opt/rocm/.info/version"]))
+
+    # 3. device nodes (WSL: /dev/dxg; containers: the devices passed in)
+    denied = _denied_nodes(f)
+    group_fixable = [n for n in denied if n[1] and n[1] not in f.groups and n[1] != "root"]
+    docker_fix = [wheels.DOCKER_RUN + " <image>", "# inside the container: ls -l /dev/kfd /dev/dri/renderD*"]
+    if f.wsl:
+        ev = [f"/dev/dxg: {_node_text(f.dxg_access) if f.dxg_exists else 'absent'}", "/dev/kfd: not used on WSL"]
+        if f.dxg_exists:
+            add(_check("device_nodes", "ok", "wsl_nodes", evidence=ev))
+        elif f.container:
+            add(_check("device_nodes", "fail", "container_no_devices", params={"runtime": f.container}, evidence=ev,
+                       fix=[wheels.DOCKER_RUN_WSL + " <image>"]))
+        else:
+            add(_check("device_nodes", "skipped", "skipped_no_driver", evidence=ev))
+    else:
+        ev = [f"/dev/kfd: {_node_text(f.kfd_access) if f.kfd_exists else 'absent'}"]
+        ev += [f"{path}: {_node_text(acc)}" for path, acc in f.render_nodes.items()] or ["/dev/dri/renderD*: absent"]
+        if f.container:
+            ev.append(f"container: {f.container} (/.dockerenv or /run/.containerenv)")
+        if not f.kfd_exists and f.container:
+            add(_check("device_nodes", "fail", "container_no_devices", params={"runtime": f.container}, evidence=ev,
+                       fix=docker_fix))
+        elif not f.kfd_exists:
+            add(_check("device_nodes", "fail", "kfd_missing", evidence=ev,
+                       fix=["sudo modprobe amdgpu", "ls -l /dev/kfd /dev/dri/renderD*", wheels.DOCKER_RUN + " <image>"]))
+        elif not f.render_nodes:
+            add(_check("device_nodes", "fail", "dri_missing", evidence=ev,
+                       fix=["ls -l /dev/dri", wheels.DOCKER_RUN + " <image>"]))
+        elif denied and not group_fixable:
+            add(_check("device_nodes", "fail", "kfd_denied", params={"nodes": ", ".join(n[0] for n in denied)},
+                       evidence=ev, fix=["ls -l /dev/kfd /dev/dri/renderD*",
+                                         "# expected: crw-rw---- root render; udev rules come with the amdgpu driver",
+                                         wheels.DOCKER_RUN + " <image>"]))
+        elif f.container and not denied and _container_options(f):
+            opts = _container_options(f)
+            add(_check("device_nodes", "warn", "container_options", params={"options": " ".join(opts)},
+                       evidence=ev + _container_evidence(f), fix=[wheels.DOCKER_RUN + " <image>"], blocking=False))
+        else:
+            add(_check("device_nodes", "ok", "nodes_ok", evidence=ev))
+
+    # 4. groups: the group that owns each node is the one that counts (video on old distributions, render on new)
+    ev = [f"user: {f.user}", f"groups: {', '.join(f.groups) or '(none)'}"]
+    owners = sorted({acc.get("group") for acc in ([f.kfd_access] if f.kfd_exists else []) + list(f.render_nodes.values())
+                     if acc.get("group")})
+    ev.append(f"device node groups: {', '.join(owners) or '-'}")
+    if f.wsl:
+        add(_check("groups", "skipped", "skipped_wsl", evidence=ev))
+    elif group_fixable and f.container:
+        gids = sorted({n[1] for n in group_fixable})
+        add(_check("groups", "fail", "container_group_missing", params={"user": f.user, "groups": ", ".join(gids)},
+                   evidence=ev, fix=["docker run ... " + " ".join(f"--group-add {g}" for g in gids)
+                                     + " ...  # the GID that owns /dev/kfd on the host",
+                                     "getent group render video  # on the host: name -> GID"]))
+    elif group_fixable:
+        needed = sorted({n[1] for n in group_fixable})
+        add(_check("groups", "fail", "group_missing", params={"user": f.user, "groups": ", ".join(needed)}, evidence=ev,
+                   fix=[f"sudo usermod -a -G {','.join(needed)} $LOGNAME", "# then log out and in again (or reboot)",
+                        "groups"]))
+    elif f.kfd_exists and not denied:
+        missing = [g for g in owners if g not in f.groups and not g.isdigit() and g != "root"]
+        if missing and f.user != "root":
+            add(_check("groups", "warn", "groups_partial", params={"groups": ", ".join(missing)}, evidence=ev,
+                       fix=[f"sudo usermod -a -G {','.join(missing)} $LOGNAME"], blocking=False))
+        else:
+            add(_check("groups", "ok", "groups_ok", evidence=ev))
+    else:
+        add(_check("groups", "skipped", "skipped_no_nodes", evidence=ev))
+
+    # 5. GPUs: the runtime's list (rocminfo / amd-smi) and the true targets in the KFD topology
+    ev = [f"{g.source}: {g.name} ({g.gfx})" for g in f.amd_gpus] + f.gpu_source_notes
+    ev += [f"{g.source}: gfx_target_version -> {g.gfx}" for g in f.kfd_gpus if g not in f.amd_gpus]
+    gfx_list = sorted({g.gfx for g in (f.kfd_gpus or f.amd_gpus)})
+    if f.amd_gpus:
+        add(_check("gpus", "ok", "gpus_found", params={"count": f.gpu_count, "gfx": ", ".join(gfx_list)}, evidence=ev))
+    elif f.wsl and f.dxg_exists:
+        add(_check("gpus", "fail", "wsl_no_gpu_agent", evidence=ev or ["rocminfo lists no GPU agent"],
+                   fix=["sudo apt remove libhsa-runtime64-1 libhsakmt1  # Ubuntu's old runtime has no WSL support",
+                        "export HSA_ENABLE_DXG_DETECTION=1  # librocdxg: https://github.com/ROCm/librocdxg",
+                        "# Windows: a current AMD Software: Adrenalin Edition driver for a supported Radeon GPU",
+                        "rocminfo | grep -E 'Name:|Device Type'"]))
+    elif f.wsl or not f.kfd_exists or not f.amdgpu_loaded:
+        add(_check("gpus", "skipped", "skipped_no_driver", evidence=ev or ["no GPU agents: driver or /dev/kfd missing"]))
+    else:
+        add(_check("gpus", "fail", "no_amd_gpu", evidence=ev or ["amdsmi, rocminfo and /sys/class/kfd list no GPU"],
+                   fix=["rocminfo | grep -E 'Name:|Device Type'", "ls /sys/class/kfd/kfd/topology/nodes"]))
+
+    # 6. visible-device variables, with ROCr's and HIP's parsing rules
+    add(_amd_env_check(f))
+
+    # 7. gfx target supported by this ROCm / TensorFlow line, judged on the true target
+    add(_gfx_check(f, gfx_list))
+
+    # 8. ROCm <-> TensorFlow wheel (vendor, line, Python)
+    add(_wheel_check(f))
+
+    checks += python_checks(f, "rocm")
+    return checks
+
+
+def _container_options(f: Facts) -> list[str]:
+    opts = []
+    if f.seccomp_mode == 2:
+        opts.append("--security-opt seccomp=unconfined")
+    if f.shm_bytes is not None and f.shm_bytes <= 64 * 1024**2:
+        opts.append("--ipc=host")
+    return opts
+
+
+def _container_evidence(f: Facts) -> list[str]:
+    ev = []
+    if f.seccomp_mode is not None:
+        ev.append(f"/proc/self/status Seccomp: {f.seccomp_mode} (2 = Docker's default filter)")
+    if f.shm_bytes is not None:
+        ev.append(f"/dev/shm size: {f.shm_bytes // 1024**2} MiB")
+    return ev
+
+
+def _node_text(acc: dict) -> str:
+    rw = ("r" if acc.get("r") else "-") + ("w" if acc.get("w") else "-")
+    return f"{rw} for this user, group {acc.get('group') or '?'}"
+
+
+def _denied_nodes(f: Facts) -> list[tuple[str, str | None]]:
+    nodes = ([("/dev/kfd", f.kfd_access)] if f.kfd_exists else []) + list(f.render_nodes.items())
+    return [(path, acc.get("group")) for path, acc in nodes if not (acc.get("r") and acc.get("w"))]
+
+
+def _amd_env_check(f: Facts) -> Check:
+    vis = visibility.amd_visibility(f.env, f.gpu_count, [g.uuid for g in f.kfd_gpus],
+                                    [u for u in f.gpu_uuids if u != "GPU-XX"])
+    check = _visibility_check("env_vars", vis, f)
+    if check is not None and check.status != "ok":
+        return check
+    if "GPU_DEVICE_ORDINAL" in f.env:
+        return _check("env_vars", "warn", "gpu_device_ordinal", params={"value": repr(f.env["GPU_DEVICE_ORDINAL"])},
+                      evidence=vis.evidence(), fix=["unset GPU_DEVICE_ORDINAL  # use ROCR_VISIBLE_DEVICES on Linux"],
+                      blocking=False)
+    if "CUDA_VISIBLE_DEVICES" in vis.ignored:
+        return _check("env_vars", "warn", "devices_conflict", params={"vars": "HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES"},
+                      evidence=vis.evidence(), fix=["unset CUDA_VISIBLE_DEVICES"], blocking=False)
+    ld = f.env.get("LD_LIBRARY_PATH", "")
+    if f.rocm_version_file:
+        prefix = f.rocm_version_file.rsplit("/.info", 1)[0]
+        installed = _v(f.rocm_version)
+        # /opt/rocm is usually a link to /opt/rocm-<installed version>: only another version is a problem
+        others = sorted({m for m in re.findall(r"/opt/rocm-\d+(?:\.\d+)*", ld)
+                         if not prefix.startswith(m) and _v(m.split("-", 1)[1]) != installed})
+        if others:
+            return _check("env_vars", "warn", "ld_path_other_rocm", params={"paths": ", ".join(others), "prefix": prefix},
+                          evidence=vis.evidence() + [f"LD_LIBRARY_PATH={ld!r}"],
+                          fix=[f"export LD_LIBRARY_PATH={prefix}/lib"], blocking=False)
+    return check or _check("env_vars", "ok", "env_ok", evidence=vis.evidence())
+
+
+SAME_ISA_FAMILIES = ("gfx10-3-generic",)
+
+
+def override_suggestion(gfx: str) -> str | None:
+    """The HSA_OVERRIDE_GFX_VERSION value naming the first target of this GPU's ISA family (unsupported workaround):
+    gfx1032 -> 10.3.0 (gfx10-3-generic), gfx1102 -> 11.0.0 (gfx11-generic); None outside RDNA2/RDNA3."""
+    family = isa_family(gfx)
+    if family not in ("gfx10-3-generic", "gfx11-generic"):
+        return None
+    first = isa_families()[family][0]  # gfx1030 / gfx1100
+    return f"{int(first[3:-2])}.{int(first[-2], 16)}.{int(first[-1], 16)}"
+
+
+def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
+    if not gfx_list:
+        return _check("gfx_supported", "skipped", "skipped_no_gpu")
+    if not f.rocm_version:
+        return _check("gfx_supported", "skipped", "skipped_no_rocm")
+    supported = compat.gfx_targets_for_rocm(f.rocm_version)
+    if not supported:
+        return _check("gfx_supported", "skipped", "gfx_list_unknown", params={"rocm": f.rocm_version})
+    row = compat.release_row(f.rocm_version)
+    source_of = "KFD topology (sysfs)" if f.kfd_gpus else "rocminfo / amd-smi"
+    ev = [f"GPU gfx ({source_of}): {', '.join(gfx_list)}",
+          f"ROCm {row.rocm if row else f.rocm_version} lists: {', '.join(supported)}"]
+    reported = sorted({g.gfx for g in f.amd_gpus})
+    if f.kfd_gpus and reported and reported != gfx_list:
+        ev.append(f"the runtime reports: {', '.join(reported)} (differs from the KFD topology: an override or a "
+                  "runtime misreport)")
+    hidden = []
+    if f.kfd_gpus:  # judge the GPUs this process will see; hidden ones do not matter
+        vis = visibility.amd_visibility(f.env, len(f.kfd_gpus), [g.uuid for g in f.kfd_gpus])
+        if vis.filtered and vis.physical:
+            seen = {f.kfd_gpus[i].gfx for i in vis.physical}
+            hidden = [g for g in gfx_list if g not in seen]
+            gfx_list = sorted(seen)
+            if hidden:
+                ev.append(f"hidden by the visibility variables: {', '.join(hidden)}")
+    override = f.env.get("HSA_OVERRIDE_GFX_VERSION")
+    if override is not None:
+        ev.append(f"HSA_OVERRIDE_GFX_VERSION={override!r}")
+    common = {"supported": ", ".join(supported), "rocm": f.rocm_version}
+    unsupported = [g for g in gfx_list if g not in supported]
+    if override and not f.kfd_gpus:
+        return _check("gfx_supported", "warn", "override_unverified", params={"value": override, "gfx": ", ".join(gfx_list)},
+                      evidence=ev + ["no KFD topology in sysfs: the true target cannot be read"],
+                      fix=["grep gfx_target_version /sys/class/kfd/kfd/topology/nodes/*/properties"], blocking=False)
+    if override:
+        effective = gfx_from_override(override)
+        if effective is None:
+            return _check("gfx_supported", "fail", "override_bad", params={**common, "gfx": ", ".join(gfx_list),
+                          "value": override}, evidence=ev, fix=["unset HSA_OVERRIDE_GFX_VERSION"])
+        ev.append(f"override -> {effective} (family {isa_family(effective) or '?'}); "
+                  + "; ".join(f"{g}: family {isa_family(g) or '?'}" for g in gfx_list))
+        if all(g == effective for g in gfx_list):
+            return _check("gfx_supported", "ok", "override_noop", params={**common, "gfx": effective}, evidence=ev)
+        masked = [g for g in gfx_list if g in supported and g != effective]
+        if masked:
+            return _check("gfx_supported", "fail", "override_masks",
+                          params={**common, "gfx": ", ".join(masked), "value": override, "effective": effective},
+                          evidence=ev, fix=["unset HSA_OVERRIDE_GFX_VERSION  # and remove it from ~/.bashrc, "
+                                            "/etc/environment, the container's ENV"])
+        foreign = [g for g in gfx_list if isa_family(g) is None or isa_family(g) != isa_family(effective)]
+        if foreign or effective not in supported:
+            return _check("gfx_supported", "fail", "override_bad",
+                          params={**common, "gfx": ", ".join(foreign or gfx_list), "value": override}, evidence=ev,
+                          fix=["unset HSA_OVERRIDE_GFX_VERSION",
+                               "# use a GPU listed for your ROCm release (see the compatibility matrix)"])
+        # RDNA2 parts share one ISA (LLVM gfx10-3-generic has no restrictions against gfx1030): the override is
+        # harmless there; in other families (gfx11-generic: gfx1102/gfx1103 have fewer VGPRs) it is a gamble
+        outcome = "override_same_isa" if isa_family(effective) in SAME_ISA_FAMILIES else "override_in_use"
+        return _check("gfx_supported", "warn", outcome,
+                      params={**common, "gfx": ", ".join(unsupported), "effective": effective,
+                              "family": isa_family(effective) or "-"}, evidence=ev, blocking=False)
+    if f.wsl and wsl_gfx() and any(g not in wsl_gfx() for g in gfx_list):
+        return _check("gfx_supported", "warn", "wsl_gpu_unlisted", params={"gfx": ", ".join(gfx_list),
+                      "listed": ", ".join(wsl_gfx())}, evidence=ev, blocking=False)
+    if not unsupported:
+        return _check("gfx_supported", "ok", "gfx_ok", params={**common, "gfx": ", ".join(gfx_list)}, evidence=ev)
+    usable = [i for i, g in enumerate(f.kfd_gpus) if g.gfx in supported]
+    if usable and f.kfd_gpus:  # a supported GPU next to an unsupported one (often a Ryzen iGPU): hide the others
+        keep = ",".join(str(i) for i in usable)
+        return _check("gfx_supported", "warn", "gfx_partial",
+                      params={**common, "gfx": ", ".join(unsupported), "keep": keep}, evidence=ev,
+                      fix=[f"export ROCR_VISIBLE_DEVICES={keep}  # only the GPUs ROCm {f.rocm_version} supports",
+                           "# or disable the integrated GPU in the BIOS (ROCm prerequisites: disable integrated "
+                           "graphics)"], blocking=False)
+    gfx = ", ".join(unsupported)
+    suggestion = override_suggestion(unsupported[0])
+    fix = ["# use a GPU listed for your ROCm release (see the compatibility matrix)"]
+    if suggestion and gfx_from_override(suggestion) in supported:
+        fix.append(f"export HSA_OVERRIDE_GFX_VERSION={suggestion}  # unsupported community workaround")
+    return _check("gfx_supported", "fail", "gfx_unsupported", params={**common, "gfx": gfx}, evidence=ev, fix=fix)
+
+
+def _wheel_check(f: Facts) -> Check:
+    dist = f.tf_dist
+    ev = [f"pip: {name}=={version}" for name, version in f.packages.items() if version and "tensorflow" in name]
+    ev = ev or ["no TensorFlow package installed"]
+    ev.append(f"Python {f.python}")
+    if f.rocm_version:
+        ev.append(f"ROCm {f.rocm_version}")
+    listed = compat.tensorflow_versions_for_rocm(f.rocm_version) if f.rocm_version else []
+    if listed:
+        ev.append(f"tf_rocm_compat.csv lists for this ROCm line: {', '.join(listed)}")
+    if not f.rocm_version:
+        if dist and dist[0] != "tensorflow-rocm":
+            return _check("wheel_match", "fail", "not_rocm_wheel", params={"dist": dist[0], "version": dist[1]},
+                          evidence=ev, fix=[f"pip uninstall -y {dist[0]}", "# install ROCm first, then tensorflow-rocm"])
+        return _check("wheel_match", "skipped", "skipped_no_rocm", evidence=ev)
+    same = compat.tensorflow_core(dist[1]) if dist else None
+    pin, pins = wheels.best_pin(f.rocm_version, f.python, same)
+    install = [pin.command] if pin else []
+    images = wheels.docker_images(f.rocm_version, f.python) or wheels.docker_images(None, f.python)
+    if pins:
+        ev.append("published builds for this line: " + ", ".join(f"{p.version} (Python {', '.join(p.pythons) or '?'})"
+                                                              for p in pins))
+    if not pins:  # a preview line (or one without published wheels): offer its images
+        images = wheels.docker_images(f.rocm_version) or images
+        install = [f"{wheels.DOCKER_RUN} {images[0]}"] if images else []
+    if dist is None or dist[0] != "tensorflow-rocm":
+        if pins and pin is None:
+            return _python_no_wheel(f, pins, ev, images)
+        if dist is None:
+            return _check("wheel_match", "fail", "tf_missing", evidence=ev, fix=install or [
+                "# no published tensorflow-rocm build for this ROCm line in tf_rocm_compat.csv"])
+        return _check("wheel_match", "fail", "not_rocm_wheel", params={"dist": dist[0], "version": dist[1]},
+                      evidence=ev, fix=[f"pip uninstall -y {dist[0]}", *install])
+    name, version = dist
+    built = wheels.built_for(version)
+    built_text = ", ".join(built)
+    if built:
+        ev.append(f"{name} {version} was built for ROCm {built_text}")
+    row = compat.pair_listed(f.rocm_version, version)
+    same_line = any(compat.rocm_line(b) == compat.rocm_line(f.rocm_version) for b in built)
+    if row is not None and (same_line or not built):
+        ev.append(f"listed: {row.record_type} ROCm {row.rocm} / TF {', '.join(row.tensorflow)}")
+        return _check("wheel_match", "ok", "wheel_ok", params={"version": version, "rocm": f.rocm_version}, evidence=ev)
+    same_major = any(compat.rocm_line(b)[0] == compat.rocm_line(f.rocm_version)[0] for b in built)
+    if built and same_major:
+        return _check("wheel_match", "warn", "wheel_other_line",
+                      params={"version": version, "rocm": f.rocm_version, "built_for": built_text}, evidence=ev,
+                      fix=install, blocking=False)
+    if not built:
+        return _check("wheel_match", "warn", "wheel_unlisted", params={"version": version, "rocm": f.rocm_version},
+                      evidence=ev, fix=install, blocking=False)
+    return _check("wheel_match", "fail", "wheel_mismatch",
+                  params={"version": version, "rocm": f.rocm_version, "built_for": built_text,
+                          "listed": ", ".join(p.version for p in pins) or ", ".join(listed) or "-"},
+                  evidence=ev, fix=[f"pip uninstall -y {name}", *install])
+
+
+def _python_no_wheel(f: Facts, pins: list, ev: list[str], images: list[str]) -> Check:
+    pythons = sorted({p for pin in pins for p in pin.pythons}, key=_v, reverse=True)
+    best = pythons[0] if pythons else "3.10"
+    newest = pins[0]
+    fix = [f"uv venv --python {best} .venv && . .venv/bin/activate  # or: python{best} -m venv .venv",
+           newest.command]
+    if images:
+        image_rocm = next((r.rocm for r in compat.rows("docker_image") if r.docker_tag == images[0]), "")
+        listed = compat.drivers_for_rocm(image_rocm) if image_rocm else ()
+        host = compat.raw_parts(f.amdgpu_version)[:2] if f.amdgpu_version else None
+        fits = host is not None and any(compat.raw_parts(d)[:2] == host for d in listed)
+        note = (f"# or a ready image for Python {f.python.rsplit('.', 1)[0]}:" if fits or not listed else
+                f"# or, after updating the amdgpu driver to one listed for ROCm {image_rocm} ({', '.join(listed)}):")
+        fix += [note, f"{wheels.DOCKER_RUN} {images[0]}"]
+    status = "fail" if any(p.pythons_exact for p in pins) else "warn"
+    return _check("wheel_match", status, "python_no_wheel",
+                  params={"python": f.python, "rocm": f.rocm_version, "pythons": ", ".join(pythons)},
+                  evidence=ev, fix=fix, blocking=status == "fail")

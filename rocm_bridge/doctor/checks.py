@@ -1,0 +1,296 @@
+"""The pieces every checklist shares: the Check record, where each rule's source comes from (data/env_checks.csv),
+the visibility verdict, and the Python-side checks (NumPy / Keras / TensorFlow import, build, GPUs, matmul).
+
+Each check carries a catalog outcome key (doctor.outcome.<outcome>) with parameters, raw evidence lines (paths,
+values, command output: shown as code, never as HTML), fix commands and the source of its rule.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from rocm_bridge import compat
+from rocm_bridge.doctor import visibility
+from rocm_bridge.doctor.facts import Facts
+from rocm_bridge.versions import parse_version
+
+STATUSES: tuple[str, ...] = ("ok", "warn", "fail", "skipped")
+
+
+# check id -> env_checks.csv check_id whose source column backs it
+SOURCE_ROWS: dict[str, str] = {
+    "driver": "kmd_version",
+    "rocm_install": "rocm_version_file",
+    "device_nodes": "kfd_access",
+    "groups": "groups",
+    "gpus": "rocminfo",
+    "env_vars": "visible_devices",
+    "gfx_supported": "gfx_target",
+    "wheel_match": "tf_wheel_match",
+    "python_packages": "tf_numpy_keras_versions",
+    "tf_import": "linker_config",
+    "tf_build": "tf_rocm_build",
+    "tf_gpu_visible": "tf_rocm_build",
+    "matmul": "tf_rocm_build",
+    "nv_driver": "nvidia_smi",
+    "nv_cuda": "driver_vs_runtime",
+    "nv_env_vars": "cuda_visible_devices",
+    "nv_tf_gpu_visible": "tf_cuda_build",
+    "no_gpu": "no_gpu_host",
+}
+
+
+# outcome -> env_checks.csv row whose source backs that particular rule (overrides the check's row)
+OUTCOME_ROWS: dict[str, str] = {
+    "devices_hidden": "visible_devices_hip", "devices_hidden_rocr": "visible_devices_rocr",
+    "devices_dropped": "visible_devices_hip", "devices_dropped_rocr": "visible_devices_rocr",
+    "devices_selected": "visible_devices_hip", "gpu_device_ordinal": "visible_devices_hip",
+    "nv_devices_hidden": "cuda_visible_devices", "nv_devices_dropped": "cuda_visible_devices",
+    "override_in_use": "hsa_override_target", "override_masks": "hsa_override_target",
+    "override_bad": "hsa_override_target", "override_noop": "hsa_override_target",
+    "override_unverified": "hsa_override_target",
+    "override_same_isa": "hsa_override_target", "gfx_partial": "gfx_igpu",
+    "wsl_driver": "wsl_dxg", "wsl_no_dxg": "wsl_dxg", "wsl_nodes": "wsl_dxg", "wsl_no_gpu_agent": "wsl_dxg",
+    "wsl_gpu_unlisted": "wsl_dxg", "wsl_no_stack": "wsl_dxg",
+    "container_no_devices": "container_devices", "container_group_missing": "container_devices",
+    "container_options": "container_options",
+    "python_no_wheel": "python_wheel", "wheel_other_line": "tf_wheel_match", "not_rocm_wheel": "tf_vendor_wheel",
+    "wrong_vendor_wheel": "tf_vendor_wheel", "cpu_wheel": "tf_vendor_wheel", "nv_wheel_ok": "tf_vendor_wheel",
+    "rocm_core_sdk": "rocm_core_sdk", "contradicted": "tf_rocm_build",
+}
+
+
+TF_RELEASES_SOURCE = "github.com/tensorflow/tensorflow RELEASES.md (2.16: Keras 3 default; 2.18: NumPy 2.0 support)"
+
+
+AMD_INSTALL_DOC = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/"
+
+
+TF_PIP_DOC = "https://www.tensorflow.org/install/pip"
+
+
+@lru_cache(maxsize=1)
+def _env_sources() -> dict[str, str]:
+    from rocm_bridge.data import read_csv
+
+    return {row["check_id"]: row["source"] for row in read_csv("env_checks.csv")}
+
+
+def source_for(check_id: str, outcome: str = "") -> str:
+    sources = _env_sources()
+    if outcome in OUTCOME_ROWS and sources.get(OUTCOME_ROWS[outcome]):
+        return sources[OUTCOME_ROWS[outcome]]
+    return sources.get(SOURCE_ROWS.get(check_id, check_id), "")
+
+
+@lru_cache(maxsize=1)
+def _env_rows() -> dict[str, dict]:
+    from rocm_bridge.data import read_csv
+
+    return {row["check_id"]: row for row in read_csv("env_checks.csv")}
+
+
+@lru_cache(maxsize=1)
+def isa_families() -> dict[str, tuple[str, ...]]:
+    """LLVM generic-target families (gfx10-3-generic: gfx1030 ... gfx1036) from env_checks.csv row hsa_override_target."""
+    text = _env_rows().get("hsa_override_target", {}).get("healthy_expectation", "")
+    out = {}
+    for part in text.split(";"):
+        if ":" in part:
+            name, members = part.split(":", 1)
+            out[name.strip()] = tuple(re.findall(r"gfx[0-9a-f]+", members))
+    return out
+
+
+def isa_family(gfx: str) -> str | None:
+    return next((name for name, members in isa_families().items() if gfx in members), None)
+
+
+@lru_cache(maxsize=1)
+def wsl_gfx() -> tuple[str, ...]:
+    """gfx targets of the Radeon parts AMD lists for ROCm on WSL (env_checks.csv row wsl_dxg)."""
+    return tuple(re.findall(r"gfx[0-9a-f]+", _env_rows().get("wsl_dxg", {}).get("healthy_expectation", "")))
+
+
+@dataclass
+class Check:
+    id: str
+    status: str
+    outcome: str  # catalog: doctor.outcome.<outcome>
+    params: dict = field(default_factory=dict)
+    evidence: list[str] = field(default_factory=list)
+    fix: list[str] = field(default_factory=list)  # shell commands
+    source: str = ""
+    blocking: bool = True
+
+    @property
+    def title_key(self) -> str:
+        return f"doctor.check.{self.id}.title"
+
+    @property
+    def why_key(self) -> str:
+        return f"doctor.check.{self.id}.why"
+
+    @property
+    def message_key(self) -> str:
+        return f"doctor.outcome.{self.outcome}"
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "status": self.status,
+            "outcome": self.outcome,
+            "params": {k: str(v) for k, v in self.params.items()},
+            "evidence": list(self.evidence),
+            "fix": list(self.fix),
+            "source": self.source,
+            "blocking": self.blocking,
+        }
+
+
+def _check(check_id: str, status: str, outcome: str, **kw) -> Check:
+    return Check(check_id, status, outcome, source=source_for(check_id, outcome), **kw)
+
+
+def _v(text: str | None) -> tuple[int, ...] | None:
+    try:
+        return parse_version(text) if text else None
+    except ValueError:
+        return None
+
+
+def tf_version_of(facts: Facts) -> str:
+    """The TensorFlow version: what the import reported, else the installed package's version."""
+    if facts.tensorflow.version:
+        return facts.tensorflow.version
+    dist = facts.tf_dist
+    return dist[1] if dist else ""
+
+
+def _visibility_check(check_id: str, vis: visibility.Visibility, f: Facts, prefix: str = "") -> Check | None:
+    """The verdict on the visibility variables: hidden (fail), entries dropped (warn), a subset chosen (ok)."""
+    ev = vis.evidence()
+    if f.tensorflow.status == "ok":
+        ev.append(f"TensorFlow lists {len(f.tensorflow.gpus)} GPU(s)")
+    unset = [f"unset {s.var}" for s in vis.steps]
+    if not vis.steps:
+        return None
+    last = vis.steps[-1]
+    culprit = next((s for s in vis.steps if not s.kept), last)
+    rocr = culprit.var == "ROCR_VISIBLE_DEVICES"
+    if vis.total and vis.visible == 0:
+        outcome = prefix + ("devices_hidden_rocr" if rocr else "devices_hidden")
+        return _check(check_id, "fail", outcome, params={"var": culprit.var, "value": repr(culprit.value),
+                      "total": vis.total, "pool": culprit.pool}, evidence=ev, fix=_renumber_fix(vis, culprit) or unset)
+    dropped = next((s for s in vis.steps if s.dropped), None)
+    if dropped:
+        outcome = prefix + ("devices_dropped_rocr" if dropped.var == "ROCR_VISIBLE_DEVICES" else "devices_dropped")
+        return _check(check_id, "warn", outcome, params={"var": dropped.var, "value": repr(dropped.value),
+                      "count": vis.visible, "total": vis.total, "kept": ", ".join(dropped.kept) or "-",
+                      "dropped": ", ".join(dropped.dropped)}, evidence=ev,
+                      fix=[f"export {dropped.var}={','.join(dropped.kept)}  # what the runtime uses now"], blocking=False)
+    return _check(check_id, "ok", prefix + "devices_selected" if prefix else "devices_selected",
+                  params={"count": vis.visible, "total": vis.total}, evidence=ev)
+
+
+def _renumber_fix(vis: visibility.Visibility, culprit: visibility.Step) -> list[str]:
+    """HIP indexes the GPUs ROCr kept: when the HIP entries name physical GPUs that ROCr kept, give their new numbers."""
+    rocr = vis.steps[0] if vis.steps and vis.steps[0].var == "ROCR_VISIBLE_DEVICES" else None
+    if rocr is None or culprit is rocr or not rocr.kept:
+        return []
+    wanted = [t.strip() for t in culprit.value.split(",")]
+    if not all(t in rocr.kept for t in wanted):
+        return []
+    renumbered = ",".join(str(rocr.kept.index(t)) for t in wanted)
+    return [f"export {culprit.var}={renumbered}  # physical GPU {','.join(wanted)} after ROCR_VISIBLE_DEVICES="
+            f"{rocr.value} (HIP counts the GPUs ROCr kept)"]
+
+
+def python_checks(f: Facts, platform: str) -> list[Check]:
+    checks: list[Check] = []
+    tf_version = tf_version_of(f)
+    tf_v = _v(compat.tensorflow_core(tf_version)) if tf_version else None
+    numpy, keras, tf_keras = f.packages.get("numpy"), f.packages.get("keras"), f.packages.get("tf-keras")
+    ev = [f"Python {f.python}", f"numpy {numpy or '-'}", f"keras {keras or '-'}", f"tf-keras {tf_keras or '-'}",
+          f"TensorFlow {tf_version or '-'}"]
+    if tf_v is None:
+        checks.append(_check("python_packages", "skipped", "skipped_no_tf", evidence=ev))
+    elif numpy and _v(numpy) >= (2,) and tf_v < (2, 18):
+        checks.append(_check("python_packages", "fail", "numpy2_old_tf", params={"numpy": numpy, "tf": tf_version},
+                             evidence=ev, fix=['pip install "numpy<2"']))
+    elif keras and _v(keras) >= (3,) and tf_v < (2, 16):
+        checks.append(_check("python_packages", "fail", "keras3_old_tf", params={"keras": keras, "tf": tf_version},
+                             evidence=ev, fix=[f'pip install "keras<{tf_v[0]}.{tf_v[1] + 1 if len(tf_v) > 1 else 0}"']))
+    elif keras and _v(keras) < (3,) and tf_v >= (2, 16) and not tf_keras:
+        checks.append(_check("python_packages", "warn", "keras2_new_tf", params={"keras": keras, "tf": tf_version},
+                             evidence=ev, fix=["pip install tf-keras  # and export TF_USE_LEGACY_KERAS=1"],
+                             blocking=False))
+    else:
+        checks.append(_check("python_packages", "ok", "packages_ok", evidence=ev))
+
+    tf = f.tensorflow
+    tf_ev = [f"status: {tf.status}", f"exit code: {tf.rc}"] + ([f"error: {tf.error}"] if tf.error else [])
+    if tf.stderr_tail:
+        tf_ev.append("stderr (last lines):\n" + "\n".join(tf.stderr_tail.strip().splitlines()[-15:]))
+    fix_import = (["# install the tensorflow-rocm build the wheel check above names (exact version and index URL)"]
+                  if platform == "rocm" else ["pip install 'tensorflow[and-cuda]'"])
+    if tf.status == "not_run" and f.tf_dist is None:
+        checks.append(_check("tf_import", "fail", "tf_missing", evidence=["pip: no tensorflow, tensorflow-rocm, "
+                                                                          "tensorflow-cpu or tensorflow-gpu package"],
+                             fix=fix_import))
+    elif tf.status == "not_run":
+        checks.append(_check("tf_import", "skipped", "tf_not_run"))
+    elif tf.status == "missing":
+        checks.append(_check("tf_import", "fail", "tf_missing", evidence=tf_ev, fix=fix_import))
+    elif tf.status == "import_error":
+        checks.append(_check("tf_import", "fail", "tf_import_error", params={"error": tf.error[:300]}, evidence=tf_ev,
+                             fix=["python -c 'import tensorflow'  # read the first error line",
+                                  "ldconfig -p | grep -E 'amdhip64|hsa-runtime64|cudart'"]))
+    elif tf.status == "crash":
+        checks.append(_check("tf_import", "fail", "tf_crash", params={"rc": tf.rc, "error": tf.error[:300]},
+                             evidence=tf_ev, fix=["python -X faulthandler -c 'import tensorflow'"]))
+    elif tf.status == "timeout":
+        checks.append(_check("tf_import", "fail", "tf_timeout", evidence=tf_ev,
+                             fix=["timeout 120 python -X faulthandler -c 'import tensorflow'",
+                                  "AMD_LOG_LEVEL=4 python -c 'import tensorflow as tf; tf.config.list_physical_devices()'"]))
+    else:
+        checks.append(_check("tf_import", "ok", "tf_ok", params={"version": tf.version}, evidence=tf_ev))
+    if tf.status != "ok":
+        for cid in ("tf_build", "tf_gpu_visible", "matmul"):
+            checks.append(_check(cid, "skipped", "skipped_tf_not_imported"))
+        return checks
+
+    # build type
+    build = "rocm" if tf.built_with_rocm else "cuda" if tf.built_with_cuda else "cpu"
+    names = {"rocm": "ROCm", "cuda": "CUDA", "cpu": "CPU"}
+    b_ev = [f"tf.test.is_built_with_rocm() = {tf.built_with_rocm}", f"tf.test.is_built_with_cuda() = {tf.built_with_cuda}"]
+    b_ev += [f"build_info[{k}] = {v}" for k, v in sorted(tf.build_info.items()) if "version" in k or k.startswith("is_")]
+    if build == platform:
+        checks.append(_check("tf_build", "ok", "build_ok", params={"build": names[build]}, evidence=b_ev))
+    else:
+        checks.append(_check("tf_build", "fail", "build_wrong", params={"build": names[build], "platform": names[platform]},
+                             evidence=b_ev, fix=fix_import))
+    # GPU visible
+    vis_id = "tf_gpu_visible" if platform == "rocm" else "nv_tf_gpu_visible"
+    g_ev = [f"tf.config.list_physical_devices('GPU') = {tf.gpus}"]
+    if tf.gpus:
+        checks.append(Check("tf_gpu_visible", "ok", "tf_gpus", params={"count": len(tf.gpus)}, evidence=g_ev,
+                            source=source_for(vis_id)))
+    else:
+        checks.append(Check("tf_gpu_visible", "fail", "tf_no_gpus", evidence=g_ev + tf_ev[2:],
+                            fix=["python -c \"import tensorflow as tf; print(tf.config.list_physical_devices())\" 2>&1 | tail"],
+                            source=source_for(vis_id)))
+        checks.append(_check("matmul", "skipped", "skipped_no_tf_gpu"))
+        return checks
+    m_ev = [f"result.device = {tf.matmul_device or '-'}", f"finite = {tf.matmul_ok}"]
+    if tf.error:
+        checks.append(_check("matmul", "fail", "matmul_error", params={"error": tf.error[:300]}, evidence=m_ev + tf_ev[2:]))
+    elif "GPU" not in tf.matmul_device.upper():
+        checks.append(_check("matmul", "fail", "matmul_on_cpu", params={"device": tf.matmul_device or "-"}, evidence=m_ev))
+    elif not tf.matmul_ok:
+        checks.append(_check("matmul", "fail", "matmul_bad", evidence=m_ev))
+    else:
+        checks.append(_check("matmul", "ok", "matmul_ok", params={"device": tf.matmul_device}, evidence=m_ev))
+    return checks

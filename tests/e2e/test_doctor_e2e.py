@@ -1,0 +1,47 @@
+"""The Doctor page in a real browser: a recorded system from a deep link, its verdict and checklist, literal source
+lines (no stray backslashes), the one log-size limit, and the log doctor on pasted text (never rendered as HTML)."""
+
+from __future__ import annotations
+
+from tests.e2e.browser import screenshot, wait_for_app
+
+EXCEPTION = '[data-testid="stException"]'
+
+
+def _open(page, url: str) -> None:
+    page.goto(url)
+    wait_for_app(page, 60_000)
+    page.wait_for_selector('[data-testid="stExpander"]', timeout=60_000)
+
+
+def test_recorded_system_verdict_and_literal_sources(app_server, page):
+    _open(page, f"{app_server}/doctor?lang=en&doc_sys=rocr_then_hip_out_of_range")
+    alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
+    verdict = next(a for a in alerts if "Verdict" in a)
+    assert "HIP_VISIBLE_DEVICES='2'" in verdict and "no GPU" in verdict, verdict
+    page.get_by_text("Device-selection variables").first.click()
+    page.wait_for_function("() => document.body.innerText.includes('ROCR_VISIBLE_DEVICES=\\'2,3\\': keeps 2, 3 of 8')",
+                           timeout=30_000)
+    body = page.locator("body").inner_text()
+    assert "amd_filter_device.cpp" in body or "rocdevice.cpp" in body
+    assert "https\\:" not in body and "\\|" not in body  # source lines shown literally
+    assert page.locator(EXCEPTION).count() == 0
+    screenshot(page, "doctor-visibility")
+
+
+def test_log_limit_said_once_and_pasted_html_stays_text(app_server, page):
+    _open(page, f"{app_server}/doctor?lang=en&doc_sys=wsl2_rocm_working")
+    assert any("All checks passed" in a for a in page.locator('[data-testid="stAlert"]').all_inner_texts())
+    page.wait_for_function("() => document.body.innerText.includes('per file')", timeout=30_000)
+    zone = page.locator('[data-testid="stFileUploaderDropzoneInstructions"]').inner_text().replace(" ", "")
+    assert "2MB" in zone and "50MB" not in zone, zone
+    body = page.locator("body").inner_text()
+    assert body.count("2 MB") + body.count("2MB") == 1, body
+    box = page.locator("textarea").first
+    box.fill("<b>bold</b>\nImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory")
+    page.keyboard.press("Control+Enter")
+    page.get_by_role("button", name="Diagnose log").click()
+    page.wait_for_function("() => document.body.innerText.includes('libamdhip64.so.6')", timeout=30_000)
+    assert page.locator("b", has_text="bold").count() == 0
+    assert page.locator(EXCEPTION).count() == 0
+    screenshot(page, "doctor-log")
