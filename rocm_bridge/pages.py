@@ -29,6 +29,7 @@ def _chapter(n: int, slug: str, icon: str) -> PageSpec:
 
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("home", "views/home.py", "learn", ":material/home:", "home.title", "home"),
+    PageSpec("search", "views/search.py", "learn", ":material/search:", "search.title", "search"),
     _chapter(1, "rocm_basics", ":material/layers:"),
     _chapter(2, "environment", ":material/build:"),
     _chapter(3, "operators", ":material/memory:"),
