@@ -59,6 +59,35 @@ class Lexed:
                 return start, end
         return None
 
+    def opaque_at(self, pos: int) -> tuple[int, int, str] | None:
+        """The comment or literal span with start <= pos < end, or None."""
+        i = bisect_right(self.opaque, (pos, float("inf"))) - 1
+        if i >= 0 and self.opaque[i][0] <= pos < self.opaque[i][1]:
+            return self.opaque[i]
+        return None
+
+    def strip(self, s: int, e: int) -> tuple[int, int]:
+        """[s, e) without surrounding whitespace and comments. A string or character literal is code here: the
+        masked view shows it as blanks, so stripping on masked text alone would lose it (f("name"))."""
+        text, masked = self.text, self.masked
+        while s < e and masked[s] in " \t\r\n":
+            if text[s] in " \t\r\n\\":
+                s += 1
+                continue
+            span = self.opaque_at(s)
+            if span is None or span[2] not in ("lc", "bc"):
+                break
+            s = span[1]
+        while e > s and masked[e - 1] in " \t\r\n":
+            if text[e - 1] in " \t\r\n\\":
+                e -= 1
+                continue
+            span = self.opaque_at(e - 1)
+            if span is None or span[2] not in ("lc", "bc"):
+                break
+            e = span[0]
+        return s, e
+
     def safe_line_start(self, pos: int) -> int:
         """pos, or the start of an earlier line, such that a line inserted there is not inside a comment or a
         literal (a multi-line comment, or a string continued with a backslash)."""

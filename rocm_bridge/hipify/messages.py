@@ -1,4 +1,4 @@
-"""Catalog look-up for the hipify engine and command line that reads only rocm_bridge/locales/hipify.toml.
+"""Catalog look-up for the hipify engine and command line that reads only rocm_bridge/locales/hipify*.toml.
 
 rocm_bridge.i18n.t loads every area's catalog (a few hundred entries of chapter prose); the command line
 must start in well under a second, so it reads just its own file. Same keys, same text, same format rules.
@@ -10,13 +10,12 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-CATALOG = Path(__file__).resolve().parent.parent / "locales" / "hipify.toml"
+LOCALES = Path(__file__).resolve().parent.parent / "locales"
+CATALOG = LOCALES / "hipify.toml"
 
 
 @lru_cache(maxsize=1)
 def _entries() -> dict[str, dict[str, str]]:
-    with CATALOG.open("rb") as fh:
-        data = tomllib.load(fh)
     out: dict[str, dict[str, str]] = {}
 
     def walk(table: dict, prefix: str) -> None:
@@ -28,7 +27,9 @@ def _entries() -> dict[str, dict[str, str]]:
                 else:
                     walk(value, key)
 
-    walk(data, "")
+    for path in sorted(LOCALES.glob("hipify*.toml")):
+        with path.open("rb") as fh:
+            walk(tomllib.load(fh), "")
     return out
 
 

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rocm_bridge.hipify import headers as hdr
+from rocm_bridge.hipify.args import RULES, Rule, needs_wrap, pick, rewrite, wraps_only
 from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
 from rocm_bridge.hipify.lexer import Lexed, lex, split_include
 
@@ -200,14 +201,7 @@ def call_args(lexed: Lexed, pos: int) -> tuple[list[tuple[int, int]], int] | Non
         return None
     close = group[0]
     cuts = [p, *group[1], close]
-    stripped = []
-    for k in range(len(cuts) - 1):
-        s, e = cuts[k] + 1, cuts[k + 1]
-        while s < e and masked[s] in " \t\r\n":
-            s += 1
-        while e > s and masked[e - 1] in " \t\r\n":
-            e -= 1
-        stripped.append((s, e))
+    stripped = [lexed.strip(cuts[k] + 1, cuts[k + 1]) for k in range(len(cuts) - 1)]
     if len(stripped) == 1 and stripped[0][0] == stripped[0][1]:
         stripped = []  # f()
     return stripped, close
@@ -272,6 +266,8 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
                     if not text.startswith("HIP_SYMBOL", s):
                         edits.append((s, s, "HIP_SYMBOL("))
                         edits.append((e, e, ")"))
+            if name in RULES:
+                _arg_rule(lexed, name, end, "roc" if f[2].startswith("roc") else "hip", edits, regroups, result)
             if opts.miopen and name in MIOPEN_ARGS and f[2] == "MIOpen":
                 args = call_args(lexed, end)
                 arity, reorder = MIOPEN_ARGS[name]
@@ -289,6 +285,48 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
     return edits
 
 
+def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regroups: list, result: Result) -> None:
+    """Apply the argument rule of rocm_bridge.hipify.args to the call of `name` ending at `end`."""
+    args = call_args(lexed, end)
+    if args is None:
+        return
+    spans = args[0]
+    rule = pick(name, target, len(spans))
+    if rule is None and any(r.target == target for r in RULES[name]):
+        spans = _merge_template_args(lexed.masked, spans)  # k<float, 4> split at its comma
+        rule = pick(name, target, len(spans))
+    if rule is None:
+        return
+    if rule.note:
+        result.notes.append((rule.note, *lexed.line_col(end - len(name))))
+    text = lexed.text
+    if wraps_only(rule):  # insertions only: calls nested inside the argument keep their own rewrites
+        for _op, i, prefix in rule.ops:
+            if i < len(spans):
+                s, e = spans[i]
+                if needs_wrap(text[s:e], prefix):
+                    edits.append((s, s, prefix + "("))
+                    edits.append((e, e, ")"))
+        return
+    if spans:
+        regroups.append((spans, rule))
+
+
+def _merge_template_args(masked: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Join arguments split at a comma inside template brackets (kernel<float, 4>)."""
+    out: list[tuple[int, int]] = []
+    depth = 0
+    for s, e in spans:
+        piece = masked[s:e]
+        if depth > 0 and out:
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+        depth += piece.count("<") - piece.count(">")
+        depth = max(depth, 0)
+    return out
+
+
 def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -> list[tuple[int, int, str]]:
     """Replace each reordered argument list by reorder(argument texts), with the renames inside it applied.
 
@@ -304,10 +342,17 @@ def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -
         texts = []
         for s, e in spans:
             texts.append(_apply(text[s:e], [(a - s, b - s, r) for _k, (a, b, r) in inner if s <= a and b <= e]))
-        new = reorder(texts)
+        seps = [text[spans[i][1]:spans[i + 1][0]] for i in range(len(spans) - 1)]
+        if isinstance(reorder, Rule):
+            new = None
+            body = rewrite(texts, seps, reorder)
+            body += "\n" * max(text.count("\n", lo, hi) - body.count("\n"), 0)
+        else:
+            new = reorder(texts)
         # keep the original separators when the count is unchanged (layout, newlines); else join with ", "
-        if len(new) == len(texts):
-            seps = [text[spans[i][1]:spans[i + 1][0]] for i in range(len(spans) - 1)]
+        if new is None:
+            pass
+        elif len(new) == len(texts):
             body = new[0] + "".join(sep + arg for sep, arg in zip(seps, new[1:], strict=True))
         else:
             body = ", ".join(new)
