@@ -78,6 +78,7 @@ DEVICE_CODE = re.compile(
     r"|__syncthreads)\b"
 )
 
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\s*$")
 
 CONVERTED, UNSUPPORTED, EXPERIMENTAL = "converted", "unsupported", "experimental"
@@ -234,7 +235,10 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
     starts = lexed.line_starts
     nlines = len(starts)
     li = 0  # index into starts: ids come in offset order, so line numbers are a merge walk
+    shadowed = _declared_variables(lexed, amap, result)
     for start, end, name in lexed.ids:
+        if name in shadowed and not _TAG_BEFORE.search(lexed.masked, max(0, start - 16), start):
+            continue  # the user's variable (an elaborated `enum cudaError` still names the type)
         rec = amap.get(name)
         if rec is None:
             if name == "cub":
@@ -283,6 +287,60 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
     if regroups:
         edits = _regroup_all(text, edits, regroups)
     return edits
+
+
+_KEYWORDS = frozenset((
+    "return", "case", "goto", "sizeof", "alignof", "decltype", "typeid", "throw", "new", "delete", "co_return",
+    "co_yield", "co_await", "else", "do", "typedef", "using", "struct", "class", "enum", "union", "typename",
+    "operator", "template", "namespace", "define", "ifdef", "ifndef", "undef", "elif", "if", "defined",
+))
+_DECLARATOR_END = frozenset("=;,)[{:")
+_TAG_BEFORE = re.compile(r"\b(?:enum|struct|union|class)\s+$")
+
+
+def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> set[str]:
+    """CUDA type names the file declares as variables or parameters (`cublasStatus_t cublasStatus;`,
+    `cudaError_t cudaError = ...`): the table maps the bare tag names (cublasStatus, cudaError) to the HIP type,
+    and renaming them would write `hipblasStatus_t hipblasStatus_t;`. A declared name shadows the type for the
+    rest of the file, so none of its occurrences is renamed.
+
+    A declaration is a type-kind name that follows a type (an identifier that is not a keyword, '*', '&' or a
+    template's '>') and is followed by '=', ';', ',', ')', '[', '{' or ':'."""
+    masked = lexed.masked
+    kinds: dict[str, bool] = {}
+    out: set[str] = set()
+    for start, end, name in lexed.ids:
+        if name in out:
+            continue
+        is_type = kinds.get(name)
+        if is_type is None:
+            rec = amap.get(name)
+            is_type = kinds[name] = rec is not None and rec.split("\t", 6)[5] == "type"
+        if not is_type:
+            continue
+        p = _next_code_pos(masked, end)
+        if p >= len(masked) or masked[p] not in _DECLARATOR_END:
+            continue
+        q = start
+        while q > 0 and masked[q - 1] in " \t\r\n":
+            q -= 1
+        if q == 0:
+            continue
+        c = masked[q - 1]
+        if c in "*&>":
+            if c == ">" and masked[q - 2:q] in ("->", ">>"):
+                continue
+        elif c in _WORD_CHARS:
+            w = q
+            while w > 0 and masked[w - 1] in _WORD_CHARS:
+                w -= 1
+            if masked[w:q] in _KEYWORDS or masked[w].isdigit():
+                continue
+        else:
+            continue
+        out.add(name)
+        result.notes.append(("hipify.tr.shadowed", *lexed.line_col(start)))
+    return out
 
 
 def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regroups: list, result: Result) -> None:
