@@ -49,6 +49,7 @@ class Lexed:
         self._line_starts: list[int] | None = None
         self._masked: str | None = None
         self._brackets: tuple[dict[int, int], dict[int, list[int]]] | None = None
+        self._conditionals = None
 
     def inside_opaque(self, pos: int) -> tuple[int, int] | None:
         """The comment or literal span that strictly contains pos (pos > its start), or None."""
@@ -161,6 +162,15 @@ class Lexed:
 
     def line_of(self, offset: int) -> int:
         return bisect_right(self.line_starts, offset)
+
+    @property
+    def conditionals(self):
+        """The preprocessor conditionals of the text (rocm_bridge.hipify.preproc), computed once."""
+        if self._conditionals is None:
+            from rocm_bridge.hipify.preproc import Conditionals
+
+            self._conditionals = Conditionals(self.masked)
+        return self._conditionals
 
     @property
     def masked(self) -> str:

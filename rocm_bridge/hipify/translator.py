@@ -421,23 +421,41 @@ def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -
 
 
 def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -> list[tuple[int, int, str]]:
+    """Map every CUDA include; make hip/hip_runtime.h the first HIP header when the file needs it.
+
+    HIP 5.x headers such as hip_cooperative_groups.h expect hip_runtime.h to be included before them, so a mapped
+    cuda_runtime.h that comes after another HIP header moves up. An injected or moved include goes before the
+    first #include outside any conditional block (inside the include guard), else right after the guard or
+    `#pragma once`, never into an #if block that may be compiled out."""
     text = lexed.text
     edits: list[tuple[int, int, str]] = []
     seen: set[str] = set()
-    first_include = None
     roc_groups = opts.roc_groups
+    cond = None
+    base = 0
+    anchor = None  # first include outside conditional blocks
+    first_hip = False  # a HIP header other than the runtime was included before
+    moved = False
     for start, end in lexed.includes:
         directive = text[start:end]
         parts = split_include(directive)
         if parts is None:
             continue
-        if first_include is None:
-            first_include = start
+        if cond is None:
+            cond = lexed.conditionals
+            base = cond.base_depth
+        top = cond.depth(start) == base
+        if anchor is None and top:
+            anchor = start
         lead, open_q, path, close_q = parts
         mapped = hdr.map_header(path, roc_groups)
         line = lexed.line_of(start)
         if mapped is None:
             seen.add(path)
+            if path == hdr.HIP_RUNTIME:
+                first_hip = False  # already HIP code: leave its order alone
+            elif path.startswith("hip") and top:
+                first_hip = True
             continue
         new, _hm = mapped
         if not new:
@@ -446,31 +464,45 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
         elif new in seen:
             edits.append((start, end, ""))
             result.headers.append(HeaderChange(line, path, new, "duplicate"))
+        elif new == hdr.HIP_RUNTIME and first_hip and top and anchor is not None and anchor < start:
+            seen.add(new)
+            moved = True
+            edits.append((start, end, ""))
+            result.headers.append(HeaderChange(line, path, new, "moved"))
         else:
             seen.add(new)
+            if top:
+                first_hip = True
             edits.append((start, end, f"{lead}{open_q}{new}{close_q}"))
             result.headers.append(HeaderChange(line, path, new, "mapped"))
-    if need_runtime and hdr.HIP_RUNTIME not in seen:
-        if first_include is not None:
-            pos = text.rfind("\n", 0, first_include) + 1
+    if moved or (need_runtime and hdr.HIP_RUNTIME not in seen):
+        if anchor is not None:
+            pos = text.rfind("\n", 0, anchor) + 1
         else:
-            masked = lexed.masked
-            pos = len(masked) - len(masked.lstrip())
-            pos = text.rfind("\n", 0, pos) + 1
-            # keep a header guard's '#pragma once' / '#ifndef X' '#define X' above the include
-            pos = _after_guard(text, pos)
+            pos = _after_guard(lexed)
         pos = lexed.safe_line_start(pos)
         newline = "\r\n" if "\r\n" in text[:65536] else "\n"  # keep the file's line endings
         edits.append((pos, pos, f"#include <{hdr.HIP_RUNTIME}>{newline}"))
-        result.headers.append(HeaderChange(lexed.line_of(pos), "", hdr.HIP_RUNTIME, "added"))
+        if not moved:
+            result.headers.append(HeaderChange(lexed.line_of(pos), "", hdr.HIP_RUNTIME, "added"))
     return edits
 
 
-_GUARD = re.compile(r"[ \t]*#[ \t]*(?:pragma[ \t]+once|ifndef[ \t]+\w+[ \t]*\n[ \t]*#[ \t]*define[ \t]+\w+)[^\n]*\n")
+_PRAGMA_ONCE = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n")
 
 
-def _after_guard(text: str, pos: int) -> int:
-    m = _GUARD.match(text, pos)
+def _after_guard(lexed: Lexed) -> int:
+    """Where a header goes in a file without includes: after the include guard's #define or `#pragma once`,
+    else before the first line of code."""
+    text, masked = lexed.text, lexed.masked
+    cond = lexed.conditionals
+    if cond.guard is not None:
+        define = cond.directives[1]
+        nl = text.find("\n", define.end)
+        return len(text) if nl == -1 else nl + 1
+    pos = len(masked) - len(masked.lstrip())
+    pos = text.rfind("\n", 0, pos) + 1
+    m = _PRAGMA_ONCE.match(text, pos)
     return m.end() if m else pos
 
 
