@@ -80,3 +80,69 @@ def _guard(masked: str, directives: list[Directive]) -> tuple[int, int] | None:
                     return None
                 return 0, i
     return None
+
+
+# CUDA's own include-guard macros (tested by code such as cuda-samples' Common/helper_cuda.h to find out which
+# CUDA headers were included) -> the include guard of the HIP / ROCm header the translation includes instead, so
+# the guarded sections survive the port. Guards read from the headers themselves: ROCm 5.2's /usr/include/hip,
+# hiprand, hipsparse, rocsparse, rocrand (Debian), hipBLAS / hipFFT / hipSOLVER / MIOpen from their public
+# sources (checked 2026-12-01). (CUDA macro, HIP guard, ROC guard under --roc / --miopen or "" = same as HIP.)
+GUARD_MACROS: dict[str, tuple[str, str]] = {
+    "__CUDA_RUNTIME_H__": ("HIP_INCLUDE_HIP_HIP_RUNTIME_H", ""),
+    "__CUDA_RUNTIME_API_H__": ("HIP_INCLUDE_HIP_HIP_RUNTIME_API_H", ""),
+    "__cuda_cuda_h__": ("HIP_INCLUDE_HIP_HIP_RUNTIME_H", ""),
+    "__DRIVER_TYPES_H__": ("HIP_INCLUDE_HIP_DRIVER_TYPES_H", ""),
+    "__VECTOR_TYPES_H__": ("HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H", ""),
+    "__TEXTURE_TYPES_H__": ("HIP_INCLUDE_HIP_TEXTURE_TYPES_H", ""),
+    "__SURFACE_TYPES_H__": ("HIP_INCLUDE_HIP_SURFACE_TYPES_H", ""),
+    "__CHANNEL_DESCRIPTOR_H__": ("HIP_INCLUDE_HIP_CHANNEL_DESCRIPTOR_H", ""),
+    "__LIBRARY_TYPES_H__": ("HIP_INCLUDE_HIP_LIBRARY_TYPES_H", ""),
+    "__CUDA_FP16_H__": ("HIP_INCLUDE_HIP_HIP_FP16_H", ""),
+    "__CUDA_FP16_HPP__": ("HIP_INCLUDE_HIP_HIP_FP16_H", ""),
+    "CU_COMPLEX_H_": ("HIP_INCLUDE_HIP_HIP_COMPLEX_H", ""),
+    "_COOPERATIVE_GROUPS_H_": ("HIP_INCLUDE_HIP_HIP_COOPERATIVE_GROUP_H", ""),
+    "CUBLAS_H_": ("HIPBLAS_H", "-"),
+    "CUBLAS_API_H_": ("HIPBLAS_H", "-"),
+    "CUBLAS_V2_H_": ("HIPBLAS_H", "-"),
+    "_CUFFT_H_": ("HIPFFT_H_", ""),
+    "CUSPARSE_H_": ("_HIPSPARSE_H_", "_ROCSPARSE_H_"),
+    "CUSPARSEAPI": ("_HIPSPARSE_H_", "_ROCSPARSE_H_"),
+    "CUSOLVER_COMMON_H_": ("HIPSOLVER_H", "-"),
+    "CUSOLVERDN_H_": ("HIPSOLVER_H", "-"),
+    "CURAND_H_": ("HIPRAND_H_", "ROCRAND_H_"),
+    "CURAND_KERNEL_H_": ("HIPRAND_KERNEL_H_", "-"),
+    "CUDNN_H_": ("-", "MIOPEN_GUARD_MIOPEN_H_"),
+}
+# API group of each guard, for the --roc / --miopen choice
+_GUARD_GROUP = {"CUBLAS_H_": "blas", "CUBLAS_API_H_": "blas", "CUBLAS_V2_H_": "blas", "CUSPARSE_H_": "sparse",
+                "CUSPARSEAPI": "sparse", "CUSOLVER_COMMON_H_": "solver", "CUSOLVERDN_H_": "solver",
+                "CURAND_H_": "rand", "CURAND_KERNEL_H_": "rand", "CUDNN_H_": "dnn"}
+GUARD_NAMES = re.compile(r"\b(?:" + "|".join(sorted(GUARD_MACROS, key=len, reverse=True)) + r")\b")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def guard_target(name: str, roc_groups: tuple[str, ...]) -> str:
+    """The HIP / ROCm guard for a CUDA guard macro ("" when there is none for this target)."""
+    hip, roc = GUARD_MACROS[name]
+    if _GUARD_GROUP.get(name) in roc_groups:
+        out = roc or hip
+    else:
+        out = hip
+    return "" if out == "-" else out
+
+
+def guard_edits(masked: str, cond: Conditionals, roc_groups: tuple[str, ...]) -> list[tuple[int, int, str, str]]:
+    """(start, end, CUDA macro, HIP guard) for every CUDA guard macro tested in an #if / #ifdef / #ifndef /
+    #elif of the text (`#define` lines are left alone: a file defining the macro is not testing it)."""
+    out = []
+    for d in cond.directives:
+        if d.kind in ("else", "endif", "define") or not GUARD_NAMES.search(d.expr):
+            continue
+        seg_end = d.end
+        for m in _IDENT.finditer(masked, d.expr_start, seg_end):
+            name = m.group()
+            if name in GUARD_MACROS:
+                new = guard_target(name, roc_groups)
+                if new:
+                    out.append((m.start(), m.end(), name, new))
+    return out

@@ -27,6 +27,7 @@ from rocm_bridge.hipify import headers as hdr
 from rocm_bridge.hipify.args import RULES, Rule, needs_wrap, pick, rewrite, wraps_only
 from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
 from rocm_bridge.hipify.lexer import Lexed, lex, split_include
+from rocm_bridge.hipify.preproc import GUARD_NAMES, guard_edits
 
 # Overloads that HIP spells with another name, chosen by the number of arguments (HIPIFY HipifyAction.cpp,
 # FuncOverloads).
@@ -523,6 +524,10 @@ def translate(text: str, options: Options | None = None) -> Result:
                           for s, e in lexed.includes)
     need_runtime = has_device or (uses_runtime and not has_api_include)
     edits += _includes(lexed, opts, result, need_runtime)
+    if GUARD_NAMES.search(text) is not None:
+        for start, end, _name, guard in guard_edits(lexed.masked, lexed.conditionals, opts.roc_groups):
+            edits.append((start, end, guard))
+            result.notes.append(("hipify.tr.guard_macro", *lexed.line_col(start)))
     lines = result.changed_lines
     for start, _end, _repl in edits:
         lines.add(lexed.line_of(start))
