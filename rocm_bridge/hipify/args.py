@@ -12,7 +12,7 @@ FuncArgCasts, read at ROCm/HIPIFY f0621efc, 2026-12-01):
     ("copy", i, "j")                               argument i is copied before argument j
 
 Targets: "hip" (the call was mapped to a HIP library: hipSPARSE, the HIP runtime ...), "roc" (mapped to a
-ROCm library under --roc: rocSPARSE ...). `arity` is the CUDA argument count a rule was written for; a call
+ROCm library under --roc: rocSPARSE ...), "miopen" (cuDNN mapped to MIOpen under --miopen). `arity` is the CUDA argument count a rule was written for; a call
 with another count is left alone (an overload or macro we do not understand) and reported.
 
 Where HIPIFY has no rule but HIP 5.x does not compile the translated call, we add one and say why:
@@ -36,7 +36,7 @@ _FORCE = "rocsparse_analysis_policy_force"
 
 
 class Rule(NamedTuple):
-    target: str  # "hip" | "roc"
+    target: str  # "hip" | "roc" | "miopen"
     arity: int | None  # CUDA argument count the rule is for (None: any)
     ops: tuple[tuple[str, int, str], ...]
     note: str = ""  # catalog key of a warning to report at the call ("" = none)
@@ -64,6 +64,13 @@ RULES: dict[str, tuple[Rule, ...]] = {
     "cuOccupancyMaxPotentialBlockSizeWithFlags": (Rule("hip", 7, (("remove", 3, ""),), "hipify.tr.b2d_dropped"),),
     # pinned host memory: hipHostMalloc takes the flags cudaMallocHost does not have
     "cudaMallocHost": (Rule("hip", 2, (("insert", 2, "hipHostMallocDefault"),)),),
+    # cuDNN -> MIOpen (--miopen): MIOpen has no NaN-propagation argument; LRN takes its mode; FindEx is exhaustive
+    "cudnnSetPooling2dDescriptor": (Rule("miopen", 9, (("remove", 2, ""),)),),
+    "cudnnGetPooling2dDescriptor": (Rule("miopen", 9, (("remove", 2, ""),)),),
+    "cudnnSetPoolingNdDescriptor": (Rule("miopen", 7, (("remove", 2, ""),)),),
+    "cudnnGetPoolingNdDescriptor": (Rule("miopen", 8, (("remove", 3, ""),)),),
+    "cudnnSetLRNDescriptor": (Rule("miopen", 5, (("insert", 1, "miopenLRNCrossChannel"),)),),
+    "cudnnFindConvolutionForwardAlgorithmEx": (Rule("miopen", 13, (("insert", 13, "true"),)),),
     # cuSPARSE generic API -> hipSPARSE: the external buffer argument
     "cusparseSpSM_solve": (Rule("hip", None, (("insert", 10, "nullptr"),)),
                            Rule("roc", None, (("replace", 9, "rocsparse_spsm_stage_compute"), ("insert", 10, "nullptr"),

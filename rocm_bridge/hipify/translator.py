@@ -65,14 +65,8 @@ MIOPEN_ARGS: dict[str, tuple[int | None, object]] = {
     # algorithm and mode move to the end (miopenSoftmax*_V2)
     "cudnnSoftmaxForward": (9, lambda a: a[:1] + a[3:] + a[1:3]),
     "cudnnSoftmaxBackward": (11, lambda a: a[:1] + a[3:] + a[1:3]),
-    # MIOpen has no NaN-propagation argument
-    "cudnnSetPooling2dDescriptor": (9, lambda a: a[:2] + a[3:]),
-    "cudnnGetPooling2dDescriptor": (9, lambda a: a[:2] + a[3:]),
-    "cudnnSetPoolingNdDescriptor": (6, lambda a: a[:2] + a[3:]),
-    "cudnnGetPoolingNdDescriptor": (7, lambda a: a[:3] + a[4:]),
-    "cudnnSetLRNDescriptor": (5, lambda a: a[:1] + ["miopenLRNCrossChannel"] + a[1:]),
-    "cudnnFindConvolutionForwardAlgorithmEx": (13, lambda a: a + ["true"]),
 }
+# (the pooling, LRN and FindConvolutionForwardAlgorithmEx rewrites are rules in rocm_bridge.hipify.args)
 
 DEVICE_CODE = re.compile(
     r"\b(?:__global__|__device__|__shared__|__constant__|__managed__|threadIdx|blockIdx|blockDim|gridDim"
@@ -272,7 +266,8 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
                         edits.append((s, s, "HIP_SYMBOL("))
                         edits.append((e, e, ")"))
             if name in RULES:
-                _arg_rule(lexed, name, end, "roc" if f[2].startswith("roc") else "hip", edits, regroups, result)
+                target = "miopen" if f[2] == "MIOpen" else "roc" if f[2].startswith("roc") else "hip"
+                _arg_rule(lexed, name, end, target, edits, regroups, result)
             if opts.miopen and name in MIOPEN_ARGS and f[2] == "MIOpen":
                 args = call_args(lexed, end)
                 arity, reorder = MIOPEN_ARGS[name]
