@@ -231,6 +231,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
     nlines = len(starts)
     li = 0  # index into starts: ids come in offset order, so line numbers are a merge walk
     shadowed = _declared_variables(lexed, amap, result)
+    blas_v1 = _legacy_blas(lexed)
     for start, end, name in lexed.ids:
         if name in shadowed and not _TAG_BEFORE.search(lexed.masked, max(0, start - 16), start):
             continue  # the user's variable (an elaborated `enum cudaError` still names the type)
@@ -251,6 +252,9 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
         if f is None:
             f = parsed[name] = rec.split("\t")
         hip, exp = f[1], f[12]
+        if blas_v1 and hip and f[3] == "blas" and f[5] == "function" and f"{name}_v2" in amap:
+            hip = ""  # the handle-less legacy call: its HIP name takes a handle (HIPIFY: "only _v2 supported")
+            result.notes.append(("hipify.tr.blas_v1", line, col))
         if hip and (not exp or opts.experimental):
             status = CONVERTED
             if name in OVERLOADS:
@@ -337,6 +341,19 @@ def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> s
         out.add(name)
         result.notes.append(("hipify.tr.shadowed", *lexed.line_col(start)))
     return out
+
+
+def _legacy_blas(lexed: Lexed) -> bool:
+    """True when the file uses the legacy cuBLAS API: it includes cublas.h and not cublas_v2.h. There, cublasSgemm
+    and every other call that also exists as ..._v2 is the handle-less v1 function, which hipBLAS and rocBLAS do
+    not have (HIPIFY leaves them too: "Only '..._v2' version of '...' is supported"); calls that are the same
+    in both APIs (cublasSetVector, cublasAlloc ...) follow the table."""
+    paths = set()
+    for start, end in lexed.includes:
+        parts = split_include(lexed.text[start:end])
+        if parts is not None:
+            paths.add(parts[2])
+    return "cublas.h" in paths and "cublas_v2.h" not in paths
 
 
 def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regroups: list, result: Result) -> None:
