@@ -46,6 +46,8 @@ def options_for(case: Path) -> Options:
         miopen="--miopen" in flags,
         experimental="--experimental" in flags,
         kernel_syntax="--hip-kernel-execution-syntax" in flags,
+        skip_excluded="--skip-excluded-preprocessor-conditional-blocks" in flags,
+        defines=tuple(f[2:] for f in flags if f.startswith("-D")),
     )
 
 

@@ -130,6 +130,7 @@ def _is_dim3(expr: str) -> bool:
 
 
 _PREFIX_WORDS = ("else", "do")
+_NOT_MACROS = frozenset(("return", "if", "while", "for", "switch", "sizeof", "decltype", "throw", "co_return"))
 _DEFINE = re.compile(r"[ \t]*#[ \t]*define[ \t]+$")
 
 
@@ -169,7 +170,10 @@ def _statement(masked: str, start: int, close: int) -> bool:
         k = i - 1
         while k > 0 and masked[k - 1] in " \t":
             k -= 1
-        return k > 0 and masked[k - 1] in _WORD
+        w = k
+        while w > 0 and masked[w - 1] in _WORD:
+            w -= 1
+        return w < k and masked[w:k] not in _NOT_MACROS
     return False
 
 
@@ -182,6 +186,8 @@ def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
     pieces = []
     last = 0
     for idx, pos in enumerate(lexed.launches):
+        if idx in original.excluded_launches:
+            continue
         orig_pos = original.launches[idx] if idx < len(original.launches) else pos
         line, col = original.line_col(orig_pos)
         kstart = _kernel_start(masked, pos)

@@ -50,6 +50,7 @@ class Lexed:
         self._masked: str | None = None
         self._brackets: tuple[dict[int, int], dict[int, list[int]]] | None = None
         self._conditionals = None
+        self.excluded_launches: set[int] = set()  # indices into launches skipped by the caller
 
     def inside_opaque(self, pos: int) -> tuple[int, int] | None:
         """The comment or literal span that strictly contains pos (pos > its start), or None."""

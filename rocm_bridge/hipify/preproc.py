@@ -11,13 +11,13 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
-DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define)\b((?:[^\n\\]|\\.|\\\n)*)", re.M)
+DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b((?:[^\n\\]|\\.|\\\n)*)", re.M)
 
 
 class Directive(NamedTuple):
     start: int  # offset of the line's first character
     end: int  # offset of the end of the directive (before its newline)
-    kind: str  # if ifdef ifndef elif else endif define
+    kind: str  # if ifdef ifndef elif else endif define undef
     expr_start: int  # offset of the expression / macro name
     expr: str
 
@@ -136,7 +136,7 @@ def guard_edits(masked: str, cond: Conditionals, roc_groups: tuple[str, ...]) ->
     #elif of the text (`#define` lines are left alone: a file defining the macro is not testing it)."""
     out = []
     for d in cond.directives:
-        if d.kind in ("else", "endif", "define") or not GUARD_NAMES.search(d.expr):
+        if d.kind in ("else", "endif", "define", "undef") or not GUARD_NAMES.search(d.expr):
             continue
         seg_end = d.end
         for m in _IDENT.finditer(masked, d.expr_start, seg_end):

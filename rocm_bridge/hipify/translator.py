@@ -84,6 +84,8 @@ class Options(NamedTuple):
     miopen: bool = False  # --miopen: cuDNN -> MIOpen instead of hipDNN
     experimental: bool = False  # --experimental: also apply mappings HIPIFY marks experimental
     kernel_syntax: bool = False  # --hip-kernel-execution-syntax: <<<>>> -> hipLaunchKernelGGL
+    skip_excluded: bool = False  # --skip-excluded-preprocessor-conditional-blocks (rocm_bridge.hipify.ppeval)
+    defines: tuple[str, ...] = ()  # -D NAME[=VALUE], for skip_excluded
 
     @property
     def roc_groups(self) -> tuple[str, ...]:
@@ -137,6 +139,7 @@ class Result:
         self.changed_lines: set[int] = set()  # 1-based lines of the input that changed
         self.notes: list[tuple[str, int, int]] = []  # (note key, line, col)
         self.lexed: Lexed | None = None  # the input's scan, reused by lint
+        self.skipped: list[tuple[int, int]] = []  # spans left alone by skip_excluded
         self._counts: dict | None = None
 
     def __repr__(self) -> str:
@@ -528,6 +531,8 @@ def translate(text: str, options: Options | None = None) -> Result:
     for offset, what in lexed.unterminated:
         line, col = lexed.line_col(offset)
         result.notes.append((f"hipify.note.unterminated_{what}", line, col))
+    if opts.skip_excluded and lexed.conditionals.directives:
+        _skip_excluded(lexed, opts, result)
     edits = _rename(lexed, opts, result)
     has_device = bool(lexed.launches) or (DEVICE_CODE.search(text) is not None
                                            and DEVICE_CODE.search(lexed.masked) is not None)
@@ -538,6 +543,8 @@ def translate(text: str, options: Options | None = None) -> Result:
     edits += _includes(lexed, opts, result, need_runtime)
     if GUARD_NAMES.search(text) is not None:
         for start, end, _name, guard in guard_edits(lexed.masked, lexed.conditionals, opts.roc_groups):
+            if _inside(result.skipped, start):
+                continue
             edits.append((start, end, guard))
             result.notes.append(("hipify.tr.guard_macro", *lexed.line_col(start)))
     lines = result.changed_lines
@@ -552,6 +559,32 @@ def translate(text: str, options: Options | None = None) -> Result:
     if not result.references and not lexed.includes and not lexed.launches and not has_device:
         result.notes.append(("hipify.note.no_cuda", 0, 0))
     return result
+
+
+def _skip_excluded(lexed: Lexed, opts: Options, result: Result) -> None:
+    """--skip-excluded-preprocessor-conditional-blocks: drop what lies in the branches a CUDA compile skips from
+    the scan, so nothing there is renamed, mapped or launched (rocm_bridge.hipify.ppeval)."""
+    from rocm_bridge.hipify.ppeval import excluded_ranges
+
+    paths = []
+    for start, end in lexed.includes:
+        parts = split_include(lexed.text[start:end])
+        if parts is not None:
+            paths.append(parts[2])
+    ranges = excluded_ranges(lexed.text, lexed.masked, lexed.conditionals, paths, opts.defines)
+    if not ranges:
+        return
+    result.skipped = ranges
+    lexed.ids = [t for t in lexed.ids if not _inside(ranges, t[0])]
+    lexed.includes = [t for t in lexed.includes if not _inside(ranges, t[0])]
+    lexed.excluded_launches = {k for k, p in enumerate(lexed.launches) if _inside(ranges, p)}
+    for start, _end in ranges:
+        result.notes.append(("hipify.tr.skipped_block", lexed.line_of(max(start - 1, 0)), 1))
+
+
+def _inside(ranges: list[tuple[int, int]], pos: int) -> bool:
+    i = bisect_right(ranges, (pos, float("inf"))) - 1
+    return i >= 0 and ranges[i][0] <= pos < ranges[i][1]
 
 
 @lru_cache(maxsize=16)
