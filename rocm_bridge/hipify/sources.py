@@ -40,6 +40,49 @@ def decode_source(data: bytes, name: str = "input", max_bytes: int = CLI_MAX_BYT
         return Decoded(data.decode("utf-8", errors="surrogateescape"), exc.start)
 
 
+# What a source that is not UTF-8 most likely is, tried in order: GB18030 (a superset of GBK / GB2312, the
+# usual encoding of Chinese Windows editors), Windows-1252, then Latin-1, which decodes any byte string.
+LEGACY_ENCODINGS = ("gb18030", "cp1252", "latin-1")
+
+
+def decode_legacy(data: bytes) -> tuple[str, str]:
+    """(text, encoding) for bytes that are not UTF-8. Each of these codecs turns the text back into the same
+    bytes, so a translation written back in that encoding equals the command line's byte for byte.
+
+    Latin text often decodes as GB18030 too (é followed by a letter is a valid GBK pair), so GB18030 is chosen
+    only when most of its characters are in the GB2312 area (both bytes 0xA1-0xFE), as real Chinese text is."""
+    for encoding in LEGACY_ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if encoding != "gb18030" or _mostly_gb2312(text):
+            return text, encoding
+    return data.decode("latin-1"), "latin-1"  # not reached: Latin-1 maps every byte
+
+
+def _mostly_gb2312(text: str) -> bool:
+    wide = [c for c in text if ord(c) > 0x7F]
+    if not wide:
+        return True
+    good = 0
+    for c in wide:
+        b = c.encode("gb18030")
+        good += len(b) == 2 and b[0] >= 0xA1 and b[1] >= 0xA1
+    return good >= 0.8 * len(wide)
+
+
+def encode_as(text: str, encoding: str) -> bytes:
+    """text in the encoding it was read in (UTF-8 with the original bad bytes, or a legacy encoding); UTF-8 if
+    an edit added characters that encoding cannot hold."""
+    if encoding != "utf-8":
+        try:
+            return text.encode(encoding)
+        except UnicodeEncodeError:
+            pass
+    return encode_text(text)
+
+
 def encode_text(text: str) -> bytes:
     return text.encode("utf-8", errors="surrogateescape")
 
@@ -85,9 +128,9 @@ def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES) -> list[tuple[str, by
                             limit=problem.params.get("limit", ZIP_MAX_FILES)) from None
 
 
-def write_zip(files: list[tuple[str, str]]) -> bytes:
+def write_zip(files: list[tuple[str, str | bytes]]) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, text in files:
-            archive.writestr(name, encode_text(text))
+            archive.writestr(name, text if isinstance(text, bytes) else encode_text(text))
     return buf.getvalue()

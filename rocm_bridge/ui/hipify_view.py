@@ -8,7 +8,7 @@ import streamlit as st
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.hipify import page_model as pm
 from rocm_bridge.hipify import report as rp
-from rocm_bridge.hipify.sources import encode_text, write_zip
+from rocm_bridge.hipify.sources import write_zip
 from rocm_bridge.hipify.translator import Options
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, url_state
@@ -25,6 +25,7 @@ def pane_height(text: str) -> int | str:
     """Fixed height for long code (scrolls), natural height for short snippets."""
     return PANE_HEIGHT if text.count("\n") > 24 else "content"
 CODE_KEY, LOADED_KEY, VERSION_KEY, PLAIN_KEY, TEXT_KEY = "hp_code", "hp_loaded", "hp_ver", "hp_plain", "hp_text"
+ENCODING_KEY = "hp_encoding"  # what the loaded upload was read as (the download is written back in it)
 
 
 def options_panel() -> Options:
@@ -38,7 +39,8 @@ def options_panel() -> Options:
                    kernel_syntax=bool(s.get("hp_launch")))
 
 
-def _set_code(text: str, origin: str) -> None:
+def _set_code(text: str, origin: str, encoding: str = "utf-8") -> None:
+    st.session_state[ENCODING_KEY] = encoding
     st.session_state[CODE_KEY] = text
     st.session_state[TEXT_KEY] = text
     st.session_state[LOADED_KEY] = origin
@@ -66,12 +68,13 @@ def source_panel() -> list[pm.SourceFile] | None:
             return None
         for f in files:
             if f.bad_utf8_at is not None:
-                st.warning(tr("hipify.page.not_utf8", name=f.path, offset=f.bad_utf8_at))
+                st.warning(tr("hipify.page.legacy_encoding", name=f.path, offset=f.bad_utf8_at,
+                              encoding=tr(f"hipify.encoding.{f.encoding}")))
         if len(files) > 1:
             return files
         origin = f"upload:{upload.file_id}"
         if st.session_state.get(LOADED_KEY) != origin:
-            _set_code(files[0].text, origin)
+            _set_code(files[0].text, origin, files[0].encoding)
         st.caption(tr("hipify.page.uploaded", name=files[0].path))
         name = files[0].path
     else:
@@ -79,7 +82,8 @@ def source_panel() -> list[pm.SourceFile] | None:
         if st.session_state.get(LOADED_KEY) != origin:
             _set_code(pm.example_source(example), origin)
         name = f"{example}.cu"
-    return [pm.SourceFile(name, st.session_state.get(CODE_KEY, ""))]
+    return [pm.SourceFile(name, st.session_state.get(CODE_KEY, ""),
+                          encoding=st.session_state.get(ENCODING_KEY, "utf-8"))]
 
 
 def editor() -> str:
@@ -114,7 +118,7 @@ def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
     left, right = st.columns(2)
     with left:
         code = editor()
-    results = pm.translate_files([pm.SourceFile(files[0].path, code)], opts)
+    results = pm.translate_files([pm.SourceFile(files[0].path, code, encoding=files[0].encoding)], opts)
     with right:
         st.caption(tr("hipify.page.hip_pane"))
         st.code(results[0].result.output, language="cpp", line_numbers=True, height=pane_height(code))
@@ -142,10 +146,10 @@ def downloads(results: list[pm.FileResult]) -> None:
         fr = results[0]
         stem = fr.path.rsplit(".", 1)[0]
         name = f"{stem}.hip" if fr.path.endswith(".cu") else fr.path
-        st.download_button(tr("hipify.page.download_file", name=name), encode_text(fr.result.output), file_name=name,
+        st.download_button(tr("hipify.page.download_file", name=name), fr.output_bytes(), file_name=name,
                            mime="text/plain", key="hp_dl")
     else:
-        data = write_zip([(fr.path, fr.result.output) for fr in results])
+        data = write_zip([(fr.path, fr.output_bytes()) for fr in results])
         st.download_button(tr("hipify.page.download_zip"), data, file_name="hipified.zip", mime="application/zip",
                            key="hp_dl_zip")
 

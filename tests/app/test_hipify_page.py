@@ -62,3 +62,15 @@ def test_lint_and_flow_views_in_chinese(app_test):
 def test_every_view_renders(app_test, view):
     at = app_test(PAGE, hp_ex="streams_events", hp_view=view, hp_launch="true")
     assert not at.exception
+
+
+@pytest.mark.parametrize("encoding, comment", [("gbk", "// 向量加法示例：中文注释"), ("latin-1", "// café, naïve, résumé")])
+def test_non_utf8_upload_translates_like_the_command_line(app_test, encoding, comment):
+    src = f"{comment}\n#include <cuda_runtime.h>\nint main() {{ float* d; cudaMalloc(&d, 4); cudaFree(d); }}\n"
+    at = app_test(PAGE)
+    at.file_uploader(key="hp_upload").set_value((f"legacy.cu", src.encode(encoding), "text/plain")).run()
+    assert not at.exception
+    [warning] = [w.value for w in at.warning]
+    assert "legacy.cu" in warning and "not valid UTF-8" in warning
+    out = next(c for c in _code(at) if "hipMalloc(&d, 4)" in c)
+    assert out.startswith(comment + "\n#include <hip/hip_runtime.h>")
