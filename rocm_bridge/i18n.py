@@ -11,7 +11,6 @@ a raw key to a learner.
 from __future__ import annotations
 
 import os
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,6 +38,8 @@ def _flatten(table: dict, prefix: str, out: dict[str, dict[str, str]], origin: s
 @lru_cache(maxsize=1)
 def catalog() -> dict[str, dict[str, str]]:
     """Every entry of every catalog file: {key: {"en": ..., "zh": ...}}."""
+    import tomllib  # here, not at the top: the command line imports this module for cli_lang() only
+
     out: dict[str, dict[str, str]] = {}
     for path in sorted(LOCALES_DIR.glob("*.toml")):
         with path.open("rb") as fh:

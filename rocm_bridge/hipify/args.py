@@ -27,7 +27,6 @@ Where HIPIFY has no rule but HIP 5.x does not compile the translated call, we ad
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 _VOID_CAST = "reinterpret_cast<const void*>"
 _SIZE_T_CAST = "reinterpret_cast<size_t*>"
@@ -35,11 +34,19 @@ _SOLVE = "rocsparse_solve_policy_auto"
 _FORCE = "rocsparse_analysis_policy_force"
 
 
-class Rule(NamedTuple):
-    target: str  # "hip" | "roc" | "miopen"
-    arity: int | None  # CUDA argument count the rule is for (None: any)
-    ops: tuple[tuple[str, int, str], ...]
-    note: str = ""  # catalog key of a warning to report at the call ("" = none)
+class Rule:
+    """One rewrite (a plain class: a NamedTuple costs more to create than the command line can spare)."""
+
+    __slots__ = ("target", "arity", "ops", "note")
+
+    def __init__(self, target: str, arity: int | None, ops: tuple[tuple[str, int, str], ...], note: str = ""):
+        self.target = target  # "hip" | "roc" | "miopen"
+        self.arity = arity  # CUDA argument count the rule is for (None: any)
+        self.ops = ops
+        self.note = note  # catalog key of a warning to report at the call ("" = none)
+
+    def __repr__(self) -> str:
+        return f"Rule({self.target!r}, {self.arity!r}, {self.ops!r}, {self.note!r})"
 
 
 def _wrap(i: int) -> tuple[str, int, str]:

@@ -27,7 +27,6 @@ from rocm_bridge.hipify import headers as hdr
 from rocm_bridge.hipify.args import RULES, Rule, needs_wrap, pick, rewrite, wraps_only
 from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
 from rocm_bridge.hipify.lexer import Lexed, lex, split_include
-from rocm_bridge.hipify.preproc import GUARD_NAMES, guard_edits
 
 # Overloads that HIP spells with another name, chosen by the number of arguments (HIPIFY HipifyAction.cpp,
 # FuncOverloads).
@@ -511,8 +510,8 @@ def _after_guard(lexed: Lexed) -> int:
     """Where a header goes in a file without includes: after the include guard's #define or `#pragma once`,
     else before the first line of code."""
     text, masked = lexed.text, lexed.masked
-    cond = lexed.conditionals
-    if cond.guard is not None:
+    cond = lexed.conditionals if "#" in text else None  # no directive: no guard, and no preproc import
+    if cond is not None and cond.guard is not None:
         define = cond.directives[1]
         nl = text.find("\n", define.end)
         return len(text) if nl == -1 else nl + 1
@@ -541,7 +540,9 @@ def translate(text: str, options: Options | None = None) -> Result:
                           for s, e in lexed.includes)
     need_runtime = has_device or (uses_runtime and not has_api_include)
     edits += _includes(lexed, opts, result, need_runtime)
-    if GUARD_NAMES.search(text) is not None:
+    if ("_H" in text or "CUSPARSEAPI" in text) and "#" in text:  # every guard macro but one ends in _H_ / _H__
+        from rocm_bridge.hipify.preproc import guard_edits
+
         for start, end, _name, guard in guard_edits(lexed.masked, lexed.conditionals, opts.roc_groups):
             if _inside(result.skipped, start):
                 continue
