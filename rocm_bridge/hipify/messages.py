@@ -74,6 +74,8 @@ def _parse(paths: list[Path]) -> dict[str, dict[str, str]]:
 
 
 def t(key: str, lang: str, /, **params: object) -> str:
+    from rocm_bridge.i18n import fill
+
     entry = _entries()[key]
     text = entry.get(lang) or entry["en"]
-    return text.format(**params) if params else text
+    return fill(text, params)

@@ -11,7 +11,7 @@ from rocm_bridge.hipify import report as rp
 from rocm_bridge.hipify.sources import write_zip
 from rocm_bridge.hipify.translator import Options
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
-from rocm_bridge.ui.state import push_url, url_state
+from rocm_bridge.ui.state import push_url, share_link, url_state
 
 VIEWS = ("report", "diff", "lint", "flow")
 # (query key, command-line option shown as the label, catalog key of its explanation)
@@ -102,7 +102,7 @@ def editor() -> str:
         st.caption(tr("hipify.page.editor_label"))
         resp = code_editor(code, lang="c_cpp", height=[24, 24], response_mode="debounce",
                            key=f"hp_editor_{st.session_state.get(VERSION_KEY, 0)}",
-                           options={"wrap": False, "showLineNumbers": True})
+                           options={"wrap": True, "showLineNumbers": True})  # long lines wrap, never cut
         if isinstance(resp, dict) and resp.get("type") and isinstance(resp.get("text"), str):
             code = resp["text"]
     st.session_state[CODE_KEY] = code
@@ -113,15 +113,17 @@ def editor() -> str:
 def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
     """CUDA editor on the left, HIP on the right (single file); a project gets a file picker instead."""
     if len(files) > 1:
-        with st.status(tr("hipify.page.translating", n=len(files)), expanded=False):
-            return pm.translate_files(files, opts)
+        with st.status(tr("hipify.page.translating", n=len(files)), expanded=False) as status:
+            results = pm.translate_files(files, opts)
+            status.update(label=tr("hipify.page.translated", n=len(files)), state="complete")
+        return results
     left, right = st.columns(2)
     with left:
         code = editor()
     results = pm.translate_files([pm.SourceFile(files[0].path, code, encoding=files[0].encoding)], opts)
     with right:
         st.caption(tr("hipify.page.hip_pane"))
-        st.code(results[0].result.output, language="cpp", line_numbers=True, height=pane_height(code))
+        st.code(results[0].result.output, language="cpp", line_numbers=True, wrap_lines=True, height=pane_height(code))
         downloads(results)
     return results
 
@@ -173,9 +175,9 @@ def render_diff(fr: pm.FileResult) -> None:
     with st.expander(tr("hipify.page.full_files"), expanded=False):
         left, right = st.columns(2)
         left.caption(tr("hipify.page.cuda_pane"))
-        left.code(fr.result.source, language="cpp", line_numbers=True)
+        left.code(fr.result.source, language="cpp", line_numbers=True, wrap_lines=True)
         right.caption(tr("hipify.page.hip_pane"))
-        right.code(fr.result.output, language="cpp", line_numbers=True)
+        right.code(fr.result.output, language="cpp", line_numbers=True, wrap_lines=True)
 
 
 def render_report(fr: pm.FileResult) -> None:
@@ -256,3 +258,13 @@ def view_picker() -> str:
 
 RENDER = {"diff": render_diff, "report": render_report, "lint": render_lint,
           "flow": render_flow}
+
+
+def share() -> None:
+    """The share link. Uploaded code is never stored, so after an upload the link carries the options and the
+    view but not the example (it would open the example instead of the upload) and says so."""
+    if st.session_state.get("hp_upload") is None:
+        share_link()
+        return
+    share_link(drop=("hp_ex",))
+    st.caption(tr("hipify.page.share_upload"))
