@@ -152,3 +152,10 @@ def test_every_translator_note_is_in_both_languages():
     keys = [f"hipify.tr.{k}" for k in data["hipify"]["tr"]] + ["hipify.launch.expression", "hipify.header.moved"]
     for key in keys:
         assert t(key, "en") and t(key, "zh") and t(key, "en") != t(key, "zh")
+
+
+def test_template_kernel_arguments_are_one_argument_and_comparisons_are_not():
+    out = translate("void f() { cudaOccupancyMaxPotentialBlockSize(&g, &b, kt<float, 4>); "
+                    "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, a < b, 0); }\n").output
+    assert "hipOccupancyMaxPotentialBlockSize(&g, &b, reinterpret_cast<const void*>(kt<float, 4>));" in out
+    assert "hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, reinterpret_cast<const void*>(k), a < b, 0);" in out

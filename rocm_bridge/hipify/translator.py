@@ -363,11 +363,8 @@ def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regro
     args = call_args(lexed, end)
     if args is None:
         return
-    spans = args[0]
+    spans = _merge_template_args(lexed.masked, args[0])  # k<float, 4> is one argument, not two
     rule = pick(name, target, len(spans))
-    if rule is None and any(r.target == target for r in RULES[name]):
-        spans = _merge_template_args(lexed.masked, spans)  # k<float, 4> split at its comma
-        rule = pick(name, target, len(spans))
     if rule is None:
         return
     if rule.note:
@@ -387,6 +384,8 @@ def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regro
 
 def _merge_template_args(masked: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Join arguments split at a comma inside template brackets (kernel<float, 4>)."""
+    if not any("<" in masked[s:e] for s, e in spans):
+        return spans
     out: list[tuple[int, int]] = []
     depth = 0
     for s, e in spans:
@@ -397,7 +396,7 @@ def _merge_template_args(masked: str, spans: list[tuple[int, int]]) -> list[tupl
             out.append((s, e))
         depth += piece.count("<") - piece.count(">")
         depth = max(depth, 0)
-    return out
+    return spans if depth else out  # brackets that never close were comparisons (a < b), not a template
 
 
 def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -> list[tuple[int, int, str]]:
