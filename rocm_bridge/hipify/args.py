@@ -154,7 +154,8 @@ def pick(name: str, target: str, nargs: int) -> Rule | None:
 
 
 def wraps_only(rule: Rule) -> bool:
-    return all(op == "wrap" for op, _i, _v in rule.ops)
+    """True when the rule only wraps and inserts: it can be applied as insertions into the text."""
+    return all(op in ("wrap", "insert") for op, _i, _v in rule.ops)
 
 
 def needs_wrap(arg: str, prefix: str) -> bool:
