@@ -11,22 +11,36 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
-# matched at a '#' that starts a line (found with str.find: a MULTILINE '^' pattern tries every offset of the
-# text, which is slow in Python's engine on a 5 MB file)
-DIRECTIVE = re.compile(r"#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b((?:[^\n\\]|\\.|\\\n)*)")
+_KINDS = ("ifdef", "ifndef", "if", "elif", "else", "endif", "define", "undef")  # longest first where one is a prefix
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def _directives(masked: str):
+    """(line start, kind, expression start, end) of each conditional / #define / #undef directive. Plain string
+    scans: a '#' that starts a line, the directive word, the line end (backslash continuations included). A
+    MULTILINE '^' regex would try every offset of a 5 MB text."""
     find = masked.find
+    n = len(masked)
     pos = find("#")
     while pos != -1:
         line = masked.rfind("\n", 0, pos) + 1
-        if line == pos or not masked[line:pos].strip(" \t"):
-            m = DIRECTIVE.match(masked, pos)
-            if m is not None:
-                yield line, m
-                pos = find("#", m.end())
-                continue
+        k = pos + 1
+        while k < n and masked[k] in " \t":
+            k += 1
+        if (line == pos or not masked[line:pos].strip(" \t")) and k < n and masked[k] in "iedu":
+            for kind in _KINDS:
+                e = k + len(kind)
+                if masked.startswith(kind, k) and (e >= n or masked[e] not in _WORD):
+                    end = find("\n", e)
+                    while end != -1 and masked[end - 1] == "\\":
+                        end = find("\n", end + 1)
+                    end = n if end == -1 else end
+                    yield line, kind, e, end
+                    pos = find("#", end)
+                    break
+            else:
+                pos = find("#", pos + 1)
+            continue
         pos = find("#", pos + 1)
 
 
@@ -43,9 +57,8 @@ class Conditionals:
         self.directives: list[Directive] = []
         self.depth_after: list[int] = []  # nesting depth after each directive
         depth = 0
-        for line, m in _directives(masked):
-            kind = m.group(1)
-            d = Directive(line, m.end(), kind, m.start(2), m.group(2).strip())
+        for line, kind, expr_start, end in _directives(masked):
+            d = Directive(line, end, kind, expr_start, masked[expr_start:end].replace("\\\n", " ").strip())
             if kind in ("if", "ifdef", "ifndef"):
                 depth += 1
             elif kind == "endif":
