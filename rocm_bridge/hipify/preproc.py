@@ -11,8 +11,7 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
-_KINDS = ("ifdef", "ifndef", "if", "elif", "else", "endif", "define", "undef")  # longest first where one is a prefix
-_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_KIND = re.compile(r"(?:ifdef|ifndef|if|elif|else|endif|define|undef)\b")
 
 
 def _directives(masked: str):
@@ -27,21 +26,17 @@ def _directives(masked: str):
         k = pos + 1
         while k < n and masked[k] in " \t":
             k += 1
-        if (line == pos or not masked[line:pos].strip(" \t")) and k < n and masked[k] in "iedu":
-            for kind in _KINDS:
-                e = k + len(kind)
-                if masked.startswith(kind, k) and (e >= n or masked[e] not in _WORD):
-                    end = find("\n", e)
-                    while end != -1 and masked[end - 1] == "\\":
-                        end = find("\n", end + 1)
-                    end = n if end == -1 else end
-                    yield line, kind, e, end
-                    pos = find("#", end)
-                    break
-            else:
-                pos = find("#", pos + 1)
+        m = _KIND.match(masked, k) if line == pos or not masked[line:pos].strip(" \t") else None
+        if m is None:
+            pos = find("#", pos + 1)
             continue
-        pos = find("#", pos + 1)
+        e = m.end()
+        end = find("\n", e)
+        while end != -1 and masked[end - 1] == "\\":
+            end = find("\n", end + 1)
+        end = n if end == -1 else end
+        yield line, m.group(), e, end
+        pos = find("#", end)
 
 
 class Directive(NamedTuple):

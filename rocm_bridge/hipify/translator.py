@@ -347,6 +347,8 @@ def _legacy_blas(lexed: Lexed) -> bool:
     and every other call that also exists as ..._v2 is the handle-less v1 function, which hipBLAS and rocBLAS do
     not have (HIPIFY leaves them too: "Only '..._v2' version of '...' is supported"); calls that are the same
     in both APIs (cublasSetVector, cublasAlloc ...) follow the table."""
+    if "cublas.h" not in lexed.text:
+        return False
     paths = set()
     for start, end in lexed.includes:
         parts = split_include(lexed.text[start:end])
