@@ -68,7 +68,7 @@ def test_every_view_renders(app_test, view):
 def test_non_utf8_upload_translates_like_the_command_line(app_test, encoding, comment):
     src = f"{comment}\n#include <cuda_runtime.h>\nint main() {{ float* d; cudaMalloc(&d, 4); cudaFree(d); }}\n"
     at = app_test(PAGE)
-    at.file_uploader(key="hp_upload").set_value((f"legacy.cu", src.encode(encoding), "text/plain")).run()
+    at.file_uploader(key="hp_upload").set_value(("legacy.cu", src.encode(encoding), "text/plain")).run()
     assert not at.exception
     [warning] = [w.value for w in at.warning]
     assert "legacy.cu" in warning and "not valid UTF-8" in warning
