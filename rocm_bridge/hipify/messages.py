@@ -21,7 +21,7 @@ def _entries() -> dict[str, dict[str, str]]:
     """The entries, from a marshal copy in the cache directory when it matches the files (parsing the TOML is a
     tenth of a one-file run; loading the copy takes well under a millisecond)."""
     paths = sorted(LOCALES.glob("hipify*.toml"))
-    key = [FORMAT] + [(p.name, *_stamp(p)) for p in paths]
+    key = [FORMAT] + [(str(p), *_stamp(p)) for p in paths]
     cache = _cache_file()
     try:
         with cache.open("rb") as fh:
