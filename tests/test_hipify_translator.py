@@ -159,3 +159,25 @@ def test_template_kernel_arguments_are_one_argument_and_comparisons_are_not():
                     "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, a < b, 0); }\n").output
     assert "hipOccupancyMaxPotentialBlockSize(&g, &b, reinterpret_cast<const void*>(kt<float, 4>));" in out
     assert "hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, reinterpret_cast<const void*>(k), a < b, 0);" in out
+
+
+def test_catalog_cache_follows_the_toml_files(tmp_path, monkeypatch):
+    import shutil
+
+    from rocm_bridge.hipify import messages
+
+    locales = tmp_path / "locales"
+    shutil.copytree(messages.LOCALES, locales, ignore=shutil.ignore_patterns("[!h]*"))
+    monkeypatch.setattr(messages, "LOCALES", locales)
+    monkeypatch.setenv("ROCM_BRIDGE_CACHE", str(tmp_path / "cache"))
+    messages._entries.cache_clear()
+    try:
+        assert messages.t("hipify.tr.shadowed", "en").startswith("a variable here")
+        assert (tmp_path / "cache" / "rocm_bridge").is_dir()  # written on first use
+        path = locales / "hipify_translator.toml"
+        path.write_text(path.read_text(encoding="utf-8").replace("a variable here", "A VARIABLE HERE"),
+                        encoding="utf-8")
+        messages._entries.cache_clear()
+        assert messages.t("hipify.tr.shadowed", "en").startswith("A VARIABLE HERE")
+    finally:
+        messages._entries.cache_clear()
