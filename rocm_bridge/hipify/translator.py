@@ -64,6 +64,8 @@ MIOPEN_ARGS: dict[str, tuple[int | None, object]] = {
     # algorithm and mode move to the end (miopenSoftmax*_V2)
     "cudnnSoftmaxForward": (9, lambda a: a[:1] + a[3:] + a[1:3]),
     "cudnnSoftmaxBackward": (11, lambda a: a[:1] + a[3:] + a[1:3]),
+    # the weight gradient (dwDesc, dw) comes before the workspace (workspace, its size)
+    "cudnnRNNBackwardWeights": (15, lambda a: a[:9] + a[11:13] + a[9:11] + a[13:]),
 }
 # (the pooling, LRN and FindConvolutionForwardAlgorithmEx rewrites are rules in rocm_bridge.hipify.args)
 
