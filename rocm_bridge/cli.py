@@ -11,8 +11,6 @@ import importlib
 import sys
 
 from rocm_bridge import __version__
-from rocm_bridge.errors import RocmBridgeError
-from rocm_bridge.i18n import cli_lang
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "hipify": ("rocm_bridge.hipify.cli", "translate CUDA source to HIP, with a report and portability lint"),
@@ -55,7 +53,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(rest)
     try:
         return int(module.run(args) or 0)
-    except RocmBridgeError as err:
+    except Exception as err:
+        # imported here: the error hierarchy pulls in the catalog machinery, which a clean run never needs
+        from rocm_bridge.errors import RocmBridgeError
+        from rocm_bridge.i18n import cli_lang
+
+        if not isinstance(err, RocmBridgeError):
+            raise
         print(f"error: {err.message(cli_lang())}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

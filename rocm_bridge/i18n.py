@@ -11,7 +11,6 @@ a raw key to a learner.
 from __future__ import annotations
 
 import os
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,6 +38,8 @@ def _flatten(table: dict, prefix: str, out: dict[str, dict[str, str]], origin: s
 @lru_cache(maxsize=1)
 def catalog() -> dict[str, dict[str, str]]:
     """Every entry of every catalog file: {key: {"en": ..., "zh": ...}}."""
+    import tomllib  # here, not at the top: the command line imports this module for cli_lang() only
+
     out: dict[str, dict[str, str]] = {}
     for path in sorted(LOCALES_DIR.glob("*.toml")):
         with path.open("rb") as fh:
@@ -54,11 +55,29 @@ def normalize_lang(value: str | None) -> str | None:
     return base if base in LANGS else None
 
 
+class Count(int):
+    """An integer parameter. In a catalog text, {n:file|files} writes "1 file" or "3 files" (English needs the
+    plural, Chinese writes just {n}); any other format spec is int's own."""
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            one, many = spec.split("|", 1)
+            return f"{int(self)} {one if self == 1 else many}"
+        return int.__format__(self, spec)
+
+
+def fill(text: str, params: dict[str, object]) -> str:
+    """text.format(**params), with int parameters as Count (so {n:item|items} works)."""
+    if not params:
+        return text
+    return text.format(**{k: Count(v) if type(v) is int else v for k, v in params.items()})
+
+
 def t(key: str, lang: str, /, **params: object) -> str:
     """The catalog text for key in lang, with {params} filled in."""
     entry = catalog()[key]
     text = entry.get(lang) or entry[DEFAULT_LANG]
-    return text.format(**params) if params else text
+    return fill(text, params)
 
 
 def has(key: str) -> bool:

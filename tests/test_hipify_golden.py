@@ -21,6 +21,9 @@ PROGRAMS: dict[str, tuple[str, list[str]]] = {
     "cudnn_conv_miopen": ("cudnn_conv.cu", ["--miopen"]),
     "tiled_gemm_launch": ("tiled_gemm.cu", ["--hip-kernel-execution-syntax"]),
 }
+# Cases whose output is deliberately not a fixed point: the legacy cuBLAS calls are kept because the file includes
+# cublas.h; the output includes hipblas.h, so a second pass has no sign left that they are the v1 API.
+NOT_FIXED_POINT = {"cublas_legacy"}
 CASES = sorted(p for p in (HERE / "cases").iterdir() if p.suffix not in (".hip", ".opts")) + [
     HERE / "programs" / f"{name}.cu" for name in PROGRAMS
 ]
@@ -43,6 +46,8 @@ def options_for(case: Path) -> Options:
         miopen="--miopen" in flags,
         experimental="--experimental" in flags,
         kernel_syntax="--hip-kernel-execution-syntax" in flags,
+        skip_excluded="--skip-excluded-preprocessor-conditional-blocks" in flags,
+        defines=tuple(f[2:] for f in flags if f.startswith("-D")),
     )
 
 
@@ -52,7 +57,8 @@ def test_golden(case: Path):
     result = translate(source_of(case), options_for(case))
     assert result.output == expected
     # translating the output again changes nothing
-    assert translate(result.output, options_for(case)).output == result.output
+    if case.stem not in NOT_FIXED_POINT:
+        assert translate(result.output, options_for(case)).output == result.output
 
 
 def test_every_api_group_has_a_case():

@@ -64,3 +64,25 @@ def test_migration_flow_counts():
                                "count": 2}
     assert flow.rewrite == {"renamed": 2, "kept": 1, "headers": 1, "launches_rewritten": 1, "lines_changed": 2}
     assert flow.report["percentage"] == 100.0
+
+
+def test_non_utf8_upload_is_shown_decoded_and_downloads_the_cli_bytes(tmp_path, capsysbinary):
+    from rocm_bridge.cli import main
+    from rocm_bridge.hipify import page_model as pm
+    from rocm_bridge.hipify.translator import Options
+
+    src = "// 共享内存示例\n__global__ void k(float* p) { p[threadIdx.x] = 0; }\nvoid f() { cudaDeviceSynchronize(); }\n"
+    for encoding, expected in (("gbk", "gb18030"), ("cp1252", "cp1252"), ("latin-1", "cp1252")):
+        text = src if encoding == "gbk" else src.replace("共享内存示例", "mémoire partagée")
+        data = text.encode(encoding)
+        [f] = pm.load_upload("k.cu", data)
+        assert f.bad_utf8_at is not None and f.text == data.decode(f.encoding)
+        [fr] = pm.translate_files([f], Options())
+        path = tmp_path / "k.cu"
+        path.write_bytes(data)
+        assert main(["hipify", str(path)]) == 0
+        cli_bytes = capsysbinary.readouterr().out
+        assert fr.output_bytes() == cli_bytes
+        assert "hipDeviceSynchronize();" in fr.result.output
+        assert f.encoding == expected
+        assert ("共享内存示例" if encoding == "gbk" else "mémoire partagée") in fr.result.output

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rocm_bridge.hipify.args import pick, rewrite
 from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS
 from rocm_bridge.hipify.translator import OVERLOADS, SYMBOL_ARGS, Options, translate
 
@@ -56,7 +57,11 @@ def test_every_row_with_a_hip_name_is_applied(which):
     for name, line in zip(names, body, strict=True):
         hip = table[name]["hip_name"]
         kind = table[name]["kind"]
-        if SYMBOL_ARGS.get(name, 9) < 2:  # the symbol argument gets HIP_SYMBOL(...)
+        lib = table[name]["target_library"]
+        rule = pick(name, "miopen" if lib == "MIOpen" else "roc" if lib.startswith("roc") else "hip", 2)
+        if rule is not None:  # an argument rule of rocm_bridge.hipify.args applies to this 2-argument call
+            expected = f"  {hip}({rewrite(['x', 'y'], [', '], rule)});"
+        elif SYMBOL_ARGS.get(name, 9) < 2:  # the symbol argument gets HIP_SYMBOL(...)
             args = ["x", "y"]
             args[SYMBOL_ARGS[name]] = f"HIP_SYMBOL({args[SYMBOL_ARGS[name]]})"
             expected = f"  {hip}({', '.join(args)});"

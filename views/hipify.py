@@ -6,7 +6,6 @@ import streamlit as st
 from rocm_bridge.pages import by_file
 from rocm_bridge.ui import hipify_view as hv
 from rocm_bridge.ui import page_header
-from rocm_bridge.ui.state import share_link
 
 page_header(by_file("views/hipify.py").title_key, "hipify.page.caption")
 opts = hv.options_panel()
@@ -15,7 +14,8 @@ if files:
     results = hv.panes(files, opts)
     current = hv.project_picker(results) if len(files) > 1 else results[0]
     if len(files) > 1:
-        st.code(current.result.output, language="cpp", line_numbers=True, height=hv.pane_height(current.result.output))
+        st.code(current.result.output, language="cpp", line_numbers=True, wrap_lines=True,
+                height=hv.pane_height(current.result.output))
         hv.downloads(results)
     hv.RENDER[hv.view_picker()](current)
-share_link()
+hv.share()

@@ -26,11 +26,10 @@ TABLE_REVISION = "ROCm/HIPIFY 014177bc2e434ce3e834aa4f3d0e2abb1efa9796 (see data
 
 # hipify-clang / hipify-perl options this tool knows but does not implement: refused, never ignored.
 NOT_IMPLEMENTED = (
-    "--cuda-path", "--cuda-gpu-arch", "--clang-resource-directory", "--skip-excluded-preprocessor-conditional-blocks",
-    "--temp-dir", "--save-temps", "--o-stats", "--o-hipify-perl-dir", "--o-python-map-dir", "--md", "--csv",
-    "--doc-format", "--doc-roc", "--perl", "--python", "--default-preprocessor", "--no-undocumented-features",
+    "--cuda-path", "--cuda-gpu-arch", "--clang-resource-directory", "--temp-dir", "--save-temps", "--o-stats", "--o-hipify-perl-dir", "--o-python-map-dir", "--md", "--csv",
+    "--doc-format", "--doc-roc", "--perl", "--python", "--no-undocumented-features",
     "--amap", "--versions", "--whitelist", "-whitelist", "--exclude-dirs", "-exclude-dirs", "--exclude-files",
-    "-exclude-files", "-I", "-D", "-p",
+    "-exclude-files", "-I", "-p",
 )
 
 
@@ -67,6 +66,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         dest="kernel_syntax", help="rewrite k<<<g, b, s, st>>>(...) as hipLaunchKernelGGL(...)")
     parser.add_argument("--cuda-kernel-execution-syntax", "-cuda-kernel-execution-syntax", action="store_true",
                         dest="cuda_syntax", help="keep <<<...>>> launches (the default)")
+    parser.add_argument("--skip-excluded-preprocessor-conditional-blocks", "-skip-excluded-preprocessor-conditional-blocks",
+                        "--default-preprocessor", "-default-preprocessor", action="store_true", dest="skip_excluded",
+                        help="leave #if branches that a CUDA host compile skips unchanged (see -D)")
+    parser.add_argument("-D", action="append", dest="defines", default=[], metavar="NAME[=VALUE]",
+                        help="define a macro for --skip-excluded-preprocessor-conditional-blocks")
     parser.add_argument("--no-lint", action="store_true", help="skip the portability lint")
     parser.add_argument("--lang", choices=("en", "zh"), help="language of the report (default: from LANG)")
     parser.add_argument("--version", "-version", action="store_true",
@@ -109,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
 
     from rocm_bridge.hipify.translator import Options
 
-    opts = Options(roc=args.roc, miopen=args.miopen, experimental=args.experimental, kernel_syntax=args.kernel_syntax)
+    opts = Options(roc=args.roc, miopen=args.miopen, experimental=args.experimental, kernel_syntax=args.kernel_syntax,
+                   skip_excluded=args.skip_excluded, defines=tuple(args.defines))
     inputs = args.inputs or ["-"]
     if len(inputs) == 1 and inputs[0] != "-" and Path(inputs[0]).is_dir():
         return _run_tree(Path(inputs[0]), args, opts, lang)

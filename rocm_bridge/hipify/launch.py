@@ -12,6 +12,8 @@ argument texts are copied verbatim, newlines included, so the line count does no
 
 from __future__ import annotations
 
+import re
+
 from rocm_bridge.hipify.lexer import Lexed, lex
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -27,6 +29,7 @@ def _kernel_start(masked: str, end: int) -> int | None:
     """Start offset of the kernel expression that ends at `end` (exclusive): name, ns::name, name<T, U>."""
     i = end
     floor = max(0, end - MAX_KERNEL_EXPR)
+    colons = None  # offset of the last '::' seen
     while True:
         while i > 0 and masked[i - 1] in " \t\r\n":
             i -= 1
@@ -52,14 +55,17 @@ def _kernel_start(masked: str, end: int) -> int | None:
         j = i
         while j > 0 and masked[j - 1] in _WORD:
             j -= 1
+        if j == i and colons is not None:
+            return colons  # ::kernel (global scope)
         if j == i or masked[j] in "0123456789":
             return None
         i = j
+        colons = None
         k = i
         while k > 0 and masked[k - 1] in " \t":
             k -= 1
         if k >= 2 and masked[k - 2:k] == "::":
-            i = k - 2
+            i = colons = k - 2
             continue
         return i
 
@@ -123,6 +129,54 @@ def _is_dim3(expr: str) -> bool:
     return False
 
 
+_PREFIX_WORDS = ("else", "do")
+_NOT_MACROS = frozenset(("return", "if", "while", "for", "switch", "sizeof", "decltype", "throw", "co_return"))
+_DEFINE = re.compile(r"[ \t]*#[ \t]*define[ \t]+$")
+
+
+def _statement(masked: str, start: int, close: int) -> bool:
+    """True if the launch from start to its closing ')' can become hipLaunchKernelGGL(...), which HIP defines
+    as a `do { ... } while (0)` statement (amd_hip_runtime.h, ROCm 5.2): a launch that is a statement of its
+    own, a macro body, or a whole macro argument (SYNC(k<<<g, b>>>(x))). A launch used inside an expression,
+    ((k<<<g, b>>>(x))), (void)k<<<...>>>(...) or return k<<<...>>>(...), stays <<<>>>, which HIP compiles."""
+    i = start
+    while i > 0 and masked[i - 1] in " \t\r\n\\":
+        i -= 1
+    if i == 0:
+        return True
+    prev = masked[i - 1]
+    n = len(masked)
+    j = close + 1
+    while j < n and masked[j] in " \t\r\n\\":
+        j += 1
+    nxt = masked[j] if j < n else ";"
+    if prev in ";{}":
+        return True
+    if prev == ")":
+        return not masked[max(0, i - 6):i].replace(" ", "").endswith("(void)")
+    if prev == ":":
+        return i < 2 or masked[i - 2] != ":"
+    if prev in "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789":
+        w = i
+        while w > 0 and masked[w - 1] in _WORD:
+            w -= 1
+        if masked[w:i] in _PREFIX_WORDS:
+            return True
+        line = masked[masked.rfind("\n", 0, w) + 1:w]
+        return _DEFINE.match(line) is not None  # #define LAUNCH k<<<1, 1>>>(p)
+    if prev == "," and nxt in "),":
+        return True
+    if prev == "(" and nxt in "),":  # a macro argument: an identifier right before the '('
+        k = i - 1
+        while k > 0 and masked[k - 1] in " \t":
+            k -= 1
+        w = k
+        while w > 0 and masked[w - 1] in _WORD:
+            w -= 1
+        return w < k and masked[w:k] not in _NOT_MACROS
+    return False
+
+
 def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
     """Record every launch of the original text; rewrite them in `text` (the renamed output) when asked."""
     from rocm_bridge.hipify.translator import Launch
@@ -132,11 +186,13 @@ def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
     pieces = []
     last = 0
     for idx, pos in enumerate(lexed.launches):
+        if idx in original.excluded_launches:
+            continue
         orig_pos = original.launches[idx] if idx < len(original.launches) else pos
         line, col = original.line_col(orig_pos)
         kstart = _kernel_start(masked, pos)
         cfg = _config(masked, pos)
-        kernel = text[kstart:pos].strip() if kstart is not None else ""
+        kernel = lexed.text[kstart:pos].strip() if kstart is not None else ""
         if not opts.kernel_syntax:
             result.launches.append(Launch(line, col, kernel, False))
             continue
@@ -149,6 +205,8 @@ def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
             arg_span = _args(lexed, cfg[1])
             if arg_span is None:
                 reason = "hipify.launch.no_args"
+        if not reason and not _statement(masked, kstart, arg_span[1]):
+            reason = "hipify.launch.expression"
         if reason or kstart < last:
             result.launches.append(Launch(line, col, kernel, False, reason or "hipify.launch.nested"))
             continue

@@ -49,6 +49,8 @@ class Lexed:
         self._line_starts: list[int] | None = None
         self._masked: str | None = None
         self._brackets: tuple[dict[int, int], dict[int, list[int]]] | None = None
+        self._conditionals = None
+        self.excluded_launches: set[int] = set()  # indices into launches skipped by the caller
 
     def inside_opaque(self, pos: int) -> tuple[int, int] | None:
         """The comment or literal span that strictly contains pos (pos > its start), or None."""
@@ -58,6 +60,35 @@ class Lexed:
             if start < pos < end:
                 return start, end
         return None
+
+    def opaque_at(self, pos: int) -> tuple[int, int, str] | None:
+        """The comment or literal span with start <= pos < end, or None."""
+        i = bisect_right(self.opaque, (pos, float("inf"))) - 1
+        if i >= 0 and self.opaque[i][0] <= pos < self.opaque[i][1]:
+            return self.opaque[i]
+        return None
+
+    def strip(self, s: int, e: int) -> tuple[int, int]:
+        """[s, e) without surrounding whitespace and comments. A string or character literal is code here: the
+        masked view shows it as blanks, so stripping on masked text alone would lose it (f("name"))."""
+        text, masked = self.text, self.masked
+        while s < e and masked[s] in " \t\r\n":
+            if text[s] in " \t\r\n\\":
+                s += 1
+                continue
+            span = self.opaque_at(s)
+            if span is None or span[2] not in ("lc", "bc"):
+                break
+            s = span[1]
+        while e > s and masked[e - 1] in " \t\r\n":
+            if text[e - 1] in " \t\r\n\\":
+                e -= 1
+                continue
+            span = self.opaque_at(e - 1)
+            if span is None or span[2] not in ("lc", "bc"):
+                break
+            e = span[0]
+        return s, e
 
     def safe_line_start(self, pos: int) -> int:
         """pos, or the start of an earlier line, such that a line inserted there is not inside a comment or a
@@ -132,6 +163,15 @@ class Lexed:
 
     def line_of(self, offset: int) -> int:
         return bisect_right(self.line_starts, offset)
+
+    @property
+    def conditionals(self):
+        """The preprocessor conditionals of the text (rocm_bridge.hipify.preproc), computed once."""
+        if self._conditionals is None:
+            from rocm_bridge.hipify.preproc import Conditionals
+
+            self._conditionals = Conditionals(self.masked)
+        return self._conditionals
 
     @property
     def masked(self) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 from rocm_bridge.hipify.errors import UnsupportedFile
 from rocm_bridge.hipify.lint import Finding, lint
 from rocm_bridge.hipify.report import summarize
-from rocm_bridge.hipify.sources import PAGE_MAX_BYTES, UPLOAD_EXTS, decode_source, read_zip
+from rocm_bridge.hipify.sources import PAGE_MAX_BYTES, UPLOAD_EXTS, decode_legacy, decode_source, encode_as, read_zip
 from rocm_bridge.hipify.translator import CONVERTED, Options, Result, translate_cached
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "content" / "examples" / "cuda"
@@ -34,6 +34,18 @@ class SourceFile:
     path: str
     text: str
     bad_utf8_at: int | None = None
+    encoding: str = "utf-8"  # what the bytes were read as (rocm_bridge.hipify.sources.decode_legacy)
+
+
+def _source(path: str, blob: bytes, max_bytes: int) -> SourceFile:
+    """A file that is not UTF-8 is read in its legacy encoding (GBK, Latin-1 ...): the panes must show real
+    characters (Streamlit cannot send the command line's surrogate-escaped bytes) and the download is written
+    back in that encoding, so it equals the command line's output."""
+    decoded = decode_source(blob, path, max_bytes=max_bytes)
+    if decoded.bad_utf8_at is None:
+        return SourceFile(path, decoded.text)
+    text, encoding = decode_legacy(blob)
+    return SourceFile(path, text, decoded.bad_utf8_at, encoding)
 
 
 def load_upload(name: str, data: bytes, max_bytes: int = PAGE_MAX_BYTES) -> list[SourceFile]:
@@ -43,15 +55,10 @@ def load_upload(name: str, data: bytes, max_bytes: int = PAGE_MAX_BYTES) -> list
         members = read_zip(data, max_bytes=max_bytes)
         if not members:
             raise UnsupportedFile("hipify.err.no_sources")
-        files = []
-        for path, blob in members:
-            decoded = decode_source(blob, path, max_bytes=max_bytes)
-            files.append(SourceFile(path, decoded.text, decoded.bad_utf8_at))
-        return files
+        return [_source(path, blob, max_bytes) for path, blob in members]
     if not lower.endswith(UPLOAD_EXTS):
         raise UnsupportedFile("hipify.err.bad_type", name=PurePosixPath(name).name[:80])
-    decoded = decode_source(data, PurePosixPath(name).name, max_bytes=max_bytes)
-    return [SourceFile(PurePosixPath(name).name, decoded.text, decoded.bad_utf8_at)]
+    return [_source(PurePosixPath(name).name, data, max_bytes)]
 
 
 @lru_cache(maxsize=16)
@@ -65,10 +72,16 @@ class FileResult:
     result: Result
     findings: tuple[Finding, ...]
     bad_utf8_at: int | None = None
+    encoding: str = "utf-8"
+
+    def output_bytes(self) -> bytes:
+        """The translation in the encoding the file was read in."""
+        return encode_as(self.result.output, self.encoding)
 
 
 def translate_files(files: list[SourceFile], opts: Options) -> list[FileResult]:
-    return [FileResult(f.path, translate_cached(f.text, opts), lint_cached(f.text), f.bad_utf8_at) for f in files]
+    return [FileResult(f.path, translate_cached(f.text, opts), lint_cached(f.text), f.bad_utf8_at, f.encoding)
+            for f in files]
 
 
 def diff_rows(source: str, output: str, context: int = 0) -> list[dict[str, object]]:

@@ -24,8 +24,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rocm_bridge.hipify import headers as hdr
+from rocm_bridge.hipify.args import RULES, Rule, needs_wrap, pick, rewrite, wraps_only
 from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
-from rocm_bridge.hipify.lexer import Lexed, lex, split_include
+from rocm_bridge.hipify.lexer import Lexed, _trie_pattern, lex, split_include
 
 # Overloads that HIP spells with another name, chosen by the number of arguments (HIPIFY HipifyAction.cpp,
 # FuncOverloads).
@@ -63,20 +64,17 @@ MIOPEN_ARGS: dict[str, tuple[int | None, object]] = {
     # algorithm and mode move to the end (miopenSoftmax*_V2)
     "cudnnSoftmaxForward": (9, lambda a: a[:1] + a[3:] + a[1:3]),
     "cudnnSoftmaxBackward": (11, lambda a: a[:1] + a[3:] + a[1:3]),
-    # MIOpen has no NaN-propagation argument
-    "cudnnSetPooling2dDescriptor": (9, lambda a: a[:2] + a[3:]),
-    "cudnnGetPooling2dDescriptor": (9, lambda a: a[:2] + a[3:]),
-    "cudnnSetPoolingNdDescriptor": (6, lambda a: a[:2] + a[3:]),
-    "cudnnGetPoolingNdDescriptor": (7, lambda a: a[:3] + a[4:]),
-    "cudnnSetLRNDescriptor": (5, lambda a: a[:1] + ["miopenLRNCrossChannel"] + a[1:]),
-    "cudnnFindConvolutionForwardAlgorithmEx": (13, lambda a: a + ["true"]),
+    # the weight gradient (dwDesc, dw) comes before the workspace (workspace, its size)
+    "cudnnRNNBackwardWeights": (15, lambda a: a[:9] + a[11:13] + a[9:11] + a[13:]),
 }
+# (the pooling, LRN and FindConvolutionForwardAlgorithmEx rewrites are rules in rocm_bridge.hipify.args)
 
 DEVICE_CODE = re.compile(
     r"\b(?:__global__|__device__|__shared__|__constant__|__managed__|threadIdx|blockIdx|blockDim|gridDim"
     r"|__syncthreads)\b"
 )
 
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\s*$")
 
 CONVERTED, UNSUPPORTED, EXPERIMENTAL = "converted", "unsupported", "experimental"
@@ -87,6 +85,8 @@ class Options(NamedTuple):
     miopen: bool = False  # --miopen: cuDNN -> MIOpen instead of hipDNN
     experimental: bool = False  # --experimental: also apply mappings HIPIFY marks experimental
     kernel_syntax: bool = False  # --hip-kernel-execution-syntax: <<<>>> -> hipLaunchKernelGGL
+    skip_excluded: bool = False  # --skip-excluded-preprocessor-conditional-blocks (rocm_bridge.hipify.ppeval)
+    defines: tuple[str, ...] = ()  # -D NAME[=VALUE], for skip_excluded
 
     @property
     def roc_groups(self) -> tuple[str, ...]:
@@ -140,6 +140,7 @@ class Result:
         self.changed_lines: set[int] = set()  # 1-based lines of the input that changed
         self.notes: list[tuple[str, int, int]] = []  # (note key, line, col)
         self.lexed: Lexed | None = None  # the input's scan, reused by lint
+        self.skipped: list[tuple[int, int]] = []  # spans left alone by skip_excluded
         self._counts: dict | None = None
 
     def __repr__(self) -> str:
@@ -200,14 +201,7 @@ def call_args(lexed: Lexed, pos: int) -> tuple[list[tuple[int, int]], int] | Non
         return None
     close = group[0]
     cuts = [p, *group[1], close]
-    stripped = []
-    for k in range(len(cuts) - 1):
-        s, e = cuts[k] + 1, cuts[k + 1]
-        while s < e and masked[s] in " \t\r\n":
-            s += 1
-        while e > s and masked[e - 1] in " \t\r\n":
-            e -= 1
-        stripped.append((s, e))
+    stripped = [lexed.strip(cuts[k] + 1, cuts[k + 1]) for k in range(len(cuts) - 1)]
     if len(stripped) == 1 and stripped[0][0] == stripped[0][1]:
         stripped = []  # f()
     return stripped, close
@@ -240,7 +234,11 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
     starts = lexed.line_starts
     nlines = len(starts)
     li = 0  # index into starts: ids come in offset order, so line numbers are a merge walk
+    shadowed = _declared_variables(lexed, amap, result)
+    blas_v1 = _legacy_blas(lexed)
     for start, end, name in lexed.ids:
+        if name in shadowed and not _TAG_BEFORE.search(lexed.masked, max(0, start - 16), start):
+            continue  # the user's variable (an elaborated `enum cudaError` still names the type)
         rec = amap.get(name)
         if rec is None:
             if name == "cub":
@@ -258,6 +256,9 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
         if f is None:
             f = parsed[name] = rec.split("\t")
         hip, exp = f[1], f[12]
+        if blas_v1 and hip and f[3] == "blas" and f[5] == "function" and f"{name}_v2" in amap:
+            hip = ""  # the handle-less legacy call: its HIP name takes a handle (HIPIFY: "only _v2 supported")
+            result.notes.append(("hipify.tr.blas_v1", line, col))
         if hip and (not exp or opts.experimental):
             status = CONVERTED
             if name in OVERLOADS:
@@ -272,6 +273,9 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
                     if not text.startswith("HIP_SYMBOL", s):
                         edits.append((s, s, "HIP_SYMBOL("))
                         edits.append((e, e, ")"))
+            if name in RULES:
+                target = "miopen" if f[2] == "MIOpen" else "roc" if f[2].startswith("roc") else "hip"
+                _arg_rule(lexed, name, end, target, edits, regroups, result)
             if opts.miopen and name in MIOPEN_ARGS and f[2] == "MIOpen":
                 args = call_args(lexed, end)
                 arity, reorder = MIOPEN_ARGS[name]
@@ -289,6 +293,120 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
     return edits
 
 
+_KEYWORDS = frozenset((
+    "return", "case", "goto", "sizeof", "alignof", "decltype", "typeid", "throw", "new", "delete", "co_return",
+    "co_yield", "co_await", "else", "do", "typedef", "using", "struct", "class", "enum", "union", "typename",
+    "operator", "template", "namespace", "define", "ifdef", "ifndef", "undef", "elif", "if", "defined",
+))
+_DECLARATOR_END = frozenset("=;,)[{:")
+_TAG_BEFORE = re.compile(r"\b(?:enum|struct|union|class)\s+$")
+
+
+def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> set[str]:
+    """CUDA type names the file declares as variables or parameters (`cublasStatus_t cublasStatus;`,
+    `cudaError_t cudaError = ...`): the table maps the bare tag names (cublasStatus, cudaError) to the HIP type,
+    and renaming them would write `hipblasStatus_t hipblasStatus_t;`. A declared name shadows the type for the
+    rest of the file, so none of its occurrences is renamed.
+
+    A declaration is a type-kind name that follows a type (an identifier that is not a keyword, '*', '&' or a
+    template's '>') and is followed by '=', ';', ',', ')', '[', '{' or ':'. Candidates are found by one regex
+    over the masked text, so a file with 50k references pays for the few that can be declarations."""
+    names = {name for _s, _e, name in lexed.ids}
+    types = [n for n in names if n in amap and amap[n].split("\t", 6)[5] == "type"]
+    if not types:
+        return set()
+    masked = lexed.masked
+    pattern = re.compile(_trie_pattern(sorted(types)) + r"(?=[ \t\r\n\\]*[=;,)\[{:])")
+    out: set[str] = set()
+    for m in pattern.finditer(masked):
+        name = m.group()
+        q = m.start()
+        if name in out or (q and masked[q - 1] in _WORD_CHARS):
+            continue
+        while q > 0 and masked[q - 1] in " \t\r\n":
+            q -= 1
+        if q == 0:
+            continue
+        c = masked[q - 1]
+        if c in "*&>":
+            if c == ">" and masked[q - 2:q] in ("->", ">>"):
+                continue
+        elif c in _WORD_CHARS:
+            w = q
+            while w > 0 and masked[w - 1] in _WORD_CHARS:
+                w -= 1
+            if masked[w:q] in _KEYWORDS or masked[w].isdigit():
+                continue
+        else:
+            continue
+        out.add(name)
+        result.notes.append(("hipify.tr.shadowed", *lexed.line_col(m.start())))
+    return out
+
+
+def _legacy_blas(lexed: Lexed) -> bool:
+    """True when the file uses the legacy cuBLAS API: it includes cublas.h and not cublas_v2.h. There, cublasSgemm
+    and every other call that also exists as ..._v2 is the handle-less v1 function, which hipBLAS and rocBLAS do
+    not have (HIPIFY leaves them too: "Only '..._v2' version of '...' is supported"); calls that are the same
+    in both APIs (cublasSetVector, cublasAlloc ...) follow the table."""
+    if "cublas.h" not in lexed.text:
+        return False
+    paths = set()
+    for start, end in lexed.includes:
+        parts = split_include(lexed.text[start:end])
+        if parts is not None:
+            paths.add(parts[2])
+    return "cublas.h" in paths and "cublas_v2.h" not in paths
+
+
+def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regroups: list, result: Result) -> None:
+    """Apply the argument rule of rocm_bridge.hipify.args to the call of `name` ending at `end`."""
+    args = call_args(lexed, end)
+    if args is None:
+        return
+    spans = _merge_template_args(lexed.masked, args[0])  # k<float, 4> is one argument, not two
+    rule = pick(name, target, len(spans))
+    if rule is None:
+        return
+    if rule.note:
+        result.notes.append((rule.note, *lexed.line_col(end - len(name))))
+    text = lexed.text
+    if wraps_only(rule) and spans:  # insertions only: calls nested inside an argument keep their own rewrites
+        tail = []  # appended last: after the ')' of a wrapped last argument
+        for op, i, value in rule.ops:  # (equal offsets keep this order: an insert goes before a wrap's '(')
+            if op == "insert":
+                if i < len(spans):
+                    edits.append((spans[i][0], spans[i][0], f"{value}, "))
+                else:
+                    tail.append((spans[-1][1], spans[-1][1], f", {value}"))
+            elif i < len(spans):
+                s, e = spans[i]
+                if needs_wrap(text[s:e], value):
+                    edits.append((s, s, value + "("))
+                    edits.append((e, e, ")"))
+        edits.extend(tail)
+        return
+    if spans:
+        regroups.append((spans, rule))
+
+
+def _merge_template_args(masked: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Join arguments split at a comma inside template brackets (kernel<float, 4>)."""
+    if not any("<" in masked[s:e] for s, e in spans):
+        return spans
+    out: list[tuple[int, int]] = []
+    depth = 0
+    for s, e in spans:
+        piece = masked[s:e]
+        if depth > 0 and out:
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+        depth += piece.count("<") - piece.count(">")
+        depth = max(depth, 0)
+    return spans if depth else out  # brackets that never close were comparisons (a < b), not a template
+
+
 def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -> list[tuple[int, int, str]]:
     """Replace each reordered argument list by reorder(argument texts), with the renames inside it applied.
 
@@ -304,10 +422,17 @@ def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -
         texts = []
         for s, e in spans:
             texts.append(_apply(text[s:e], [(a - s, b - s, r) for _k, (a, b, r) in inner if s <= a and b <= e]))
-        new = reorder(texts)
+        seps = [text[spans[i][1]:spans[i + 1][0]] for i in range(len(spans) - 1)]
+        if isinstance(reorder, Rule):
+            new = None
+            body = rewrite(texts, seps, reorder)
+            body += "\n" * max(text.count("\n", lo, hi) - body.count("\n"), 0)
+        else:
+            new = reorder(texts)
         # keep the original separators when the count is unchanged (layout, newlines); else join with ", "
-        if len(new) == len(texts):
-            seps = [text[spans[i][1]:spans[i + 1][0]] for i in range(len(spans) - 1)]
+        if new is None:
+            pass
+        elif len(new) == len(texts):
             body = new[0] + "".join(sep + arg for sep, arg in zip(seps, new[1:], strict=True))
         else:
             body = ", ".join(new)
@@ -318,23 +443,41 @@ def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -
 
 
 def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -> list[tuple[int, int, str]]:
+    """Map every CUDA include; make hip/hip_runtime.h the first HIP header when the file needs it.
+
+    HIP 5.x headers such as hip_cooperative_groups.h expect hip_runtime.h to be included before them, so a mapped
+    cuda_runtime.h that comes after another HIP header moves up. An injected or moved include goes before the
+    first #include outside any conditional block (inside the include guard), else right after the guard or
+    `#pragma once`, never into an #if block that may be compiled out."""
     text = lexed.text
     edits: list[tuple[int, int, str]] = []
     seen: set[str] = set()
-    first_include = None
     roc_groups = opts.roc_groups
+    cond = None
+    base = 0
+    anchor = None  # first include outside conditional blocks
+    first_hip = False  # a HIP header other than the runtime was included before
+    moved = False
     for start, end in lexed.includes:
         directive = text[start:end]
         parts = split_include(directive)
         if parts is None:
             continue
-        if first_include is None:
-            first_include = start
+        if cond is None:
+            cond = lexed.conditionals
+            base = cond.base_depth
+        top = cond.depth(start) == base
+        if anchor is None and top:
+            anchor = start
         lead, open_q, path, close_q = parts
         mapped = hdr.map_header(path, roc_groups)
         line = lexed.line_of(start)
         if mapped is None:
             seen.add(path)
+            if path == hdr.HIP_RUNTIME:
+                first_hip = False  # already HIP code: leave its order alone
+            elif path.startswith("hip") and top:
+                first_hip = True
             continue
         new, _hm = mapped
         if not new:
@@ -343,31 +486,45 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
         elif new in seen:
             edits.append((start, end, ""))
             result.headers.append(HeaderChange(line, path, new, "duplicate"))
+        elif new == hdr.HIP_RUNTIME and first_hip and top and anchor is not None and anchor < start:
+            seen.add(new)
+            moved = True
+            edits.append((start, end, ""))
+            result.headers.append(HeaderChange(line, path, new, "moved"))
         else:
             seen.add(new)
+            if top:
+                first_hip = True
             edits.append((start, end, f"{lead}{open_q}{new}{close_q}"))
             result.headers.append(HeaderChange(line, path, new, "mapped"))
-    if need_runtime and hdr.HIP_RUNTIME not in seen:
-        if first_include is not None:
-            pos = text.rfind("\n", 0, first_include) + 1
+    if moved or (need_runtime and hdr.HIP_RUNTIME not in seen):
+        if anchor is not None:
+            pos = text.rfind("\n", 0, anchor) + 1
         else:
-            masked = lexed.masked
-            pos = len(masked) - len(masked.lstrip())
-            pos = text.rfind("\n", 0, pos) + 1
-            # keep a header guard's '#pragma once' / '#ifndef X' '#define X' above the include
-            pos = _after_guard(text, pos)
+            pos = _after_guard(lexed)
         pos = lexed.safe_line_start(pos)
         newline = "\r\n" if "\r\n" in text[:65536] else "\n"  # keep the file's line endings
         edits.append((pos, pos, f"#include <{hdr.HIP_RUNTIME}>{newline}"))
-        result.headers.append(HeaderChange(lexed.line_of(pos), "", hdr.HIP_RUNTIME, "added"))
+        if not moved:
+            result.headers.append(HeaderChange(lexed.line_of(pos), "", hdr.HIP_RUNTIME, "added"))
     return edits
 
 
-_GUARD = re.compile(r"[ \t]*#[ \t]*(?:pragma[ \t]+once|ifndef[ \t]+\w+[ \t]*\n[ \t]*#[ \t]*define[ \t]+\w+)[^\n]*\n")
+_PRAGMA_ONCE = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n")
 
 
-def _after_guard(text: str, pos: int) -> int:
-    m = _GUARD.match(text, pos)
+def _after_guard(lexed: Lexed) -> int:
+    """Where a header goes in a file without includes: after the include guard's #define or `#pragma once`,
+    else before the first line of code."""
+    text, masked = lexed.text, lexed.masked
+    cond = lexed.conditionals if "#" in text else None  # no directive: no guard, and no preproc import
+    if cond is not None and cond.guard is not None:
+        define = cond.directives[1]
+        nl = text.find("\n", define.end)
+        return len(text) if nl == -1 else nl + 1
+    pos = len(masked) - len(masked.lstrip())
+    pos = text.rfind("\n", 0, pos) + 1
+    m = _PRAGMA_ONCE.match(text, pos)
     return m.end() if m else pos
 
 
@@ -380,6 +537,8 @@ def translate(text: str, options: Options | None = None) -> Result:
     for offset, what in lexed.unterminated:
         line, col = lexed.line_col(offset)
         result.notes.append((f"hipify.note.unterminated_{what}", line, col))
+    if opts.skip_excluded and lexed.conditionals.directives:
+        _skip_excluded(lexed, opts, result)
     edits = _rename(lexed, opts, result)
     has_device = bool(lexed.launches) or (DEVICE_CODE.search(text) is not None
                                            and DEVICE_CODE.search(lexed.masked) is not None)
@@ -388,6 +547,14 @@ def translate(text: str, options: Options | None = None) -> Result:
                           for s, e in lexed.includes)
     need_runtime = has_device or (uses_runtime and not has_api_include)
     edits += _includes(lexed, opts, result, need_runtime)
+    if ("_H" in text or "CUSPARSEAPI" in text) and "#" in text:  # every guard macro but one ends in _H_ / _H__
+        from rocm_bridge.hipify.preproc import guard_edits
+
+        for start, end, _name, guard in guard_edits(lexed.masked, lexed.conditionals, opts.roc_groups):
+            if _inside(result.skipped, start):
+                continue
+            edits.append((start, end, guard))
+            result.notes.append(("hipify.tr.guard_macro", *lexed.line_col(start)))
     lines = result.changed_lines
     for start, _end, _repl in edits:
         lines.add(lexed.line_of(start))
@@ -400,6 +567,32 @@ def translate(text: str, options: Options | None = None) -> Result:
     if not result.references and not lexed.includes and not lexed.launches and not has_device:
         result.notes.append(("hipify.note.no_cuda", 0, 0))
     return result
+
+
+def _skip_excluded(lexed: Lexed, opts: Options, result: Result) -> None:
+    """--skip-excluded-preprocessor-conditional-blocks: drop what lies in the branches a CUDA compile skips from
+    the scan, so nothing there is renamed, mapped or launched (rocm_bridge.hipify.ppeval)."""
+    from rocm_bridge.hipify.ppeval import excluded_ranges
+
+    paths = []
+    for start, end in lexed.includes:
+        parts = split_include(lexed.text[start:end])
+        if parts is not None:
+            paths.append(parts[2])
+    ranges = excluded_ranges(lexed.text, lexed.masked, lexed.conditionals, paths, opts.defines)
+    if not ranges:
+        return
+    result.skipped = ranges
+    lexed.ids = [t for t in lexed.ids if not _inside(ranges, t[0])]
+    lexed.includes = [t for t in lexed.includes if not _inside(ranges, t[0])]
+    lexed.excluded_launches = {k for k, p in enumerate(lexed.launches) if _inside(ranges, p)}
+    for start, _end in ranges:
+        result.notes.append(("hipify.tr.skipped_block", lexed.line_of(max(start - 1, 0)), 1))
+
+
+def _inside(ranges: list[tuple[int, int]], pos: int) -> bool:
+    i = bisect_right(ranges, (pos, float("inf"))) - 1
+    return i >= 0 and ranges[i][0] <= pos < ranges[i][1]
 
 
 @lru_cache(maxsize=16)

@@ -8,10 +8,10 @@ import streamlit as st
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.hipify import page_model as pm
 from rocm_bridge.hipify import report as rp
-from rocm_bridge.hipify.sources import encode_text, write_zip
+from rocm_bridge.hipify.sources import write_zip
 from rocm_bridge.hipify.translator import Options
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
-from rocm_bridge.ui.state import push_url, url_state
+from rocm_bridge.ui.state import push_url, share_link, url_state
 
 VIEWS = ("report", "diff", "lint", "flow")
 # (query key, command-line option shown as the label, catalog key of its explanation)
@@ -25,6 +25,7 @@ def pane_height(text: str) -> int | str:
     """Fixed height for long code (scrolls), natural height for short snippets."""
     return PANE_HEIGHT if text.count("\n") > 24 else "content"
 CODE_KEY, LOADED_KEY, VERSION_KEY, PLAIN_KEY, TEXT_KEY = "hp_code", "hp_loaded", "hp_ver", "hp_plain", "hp_text"
+ENCODING_KEY = "hp_encoding"  # what the loaded upload was read as (the download is written back in it)
 
 
 def options_panel() -> Options:
@@ -38,7 +39,8 @@ def options_panel() -> Options:
                    kernel_syntax=bool(s.get("hp_launch")))
 
 
-def _set_code(text: str, origin: str) -> None:
+def _set_code(text: str, origin: str, encoding: str = "utf-8") -> None:
+    st.session_state[ENCODING_KEY] = encoding
     st.session_state[CODE_KEY] = text
     st.session_state[TEXT_KEY] = text
     st.session_state[LOADED_KEY] = origin
@@ -66,12 +68,13 @@ def source_panel() -> list[pm.SourceFile] | None:
             return None
         for f in files:
             if f.bad_utf8_at is not None:
-                st.warning(tr("hipify.page.not_utf8", name=f.path, offset=f.bad_utf8_at))
+                st.warning(tr("hipify.page.legacy_encoding", name=f.path, offset=f.bad_utf8_at,
+                              encoding=tr(f"hipify.encoding.{f.encoding}")))
         if len(files) > 1:
             return files
         origin = f"upload:{upload.file_id}"
         if st.session_state.get(LOADED_KEY) != origin:
-            _set_code(files[0].text, origin)
+            _set_code(files[0].text, origin, files[0].encoding)
         st.caption(tr("hipify.page.uploaded", name=files[0].path))
         name = files[0].path
     else:
@@ -79,7 +82,8 @@ def source_panel() -> list[pm.SourceFile] | None:
         if st.session_state.get(LOADED_KEY) != origin:
             _set_code(pm.example_source(example), origin)
         name = f"{example}.cu"
-    return [pm.SourceFile(name, st.session_state.get(CODE_KEY, ""))]
+    return [pm.SourceFile(name, st.session_state.get(CODE_KEY, ""),
+                          encoding=st.session_state.get(ENCODING_KEY, "utf-8"))]
 
 
 def editor() -> str:
@@ -98,7 +102,7 @@ def editor() -> str:
         st.caption(tr("hipify.page.editor_label"))
         resp = code_editor(code, lang="c_cpp", height=[24, 24], response_mode="debounce",
                            key=f"hp_editor_{st.session_state.get(VERSION_KEY, 0)}",
-                           options={"wrap": False, "showLineNumbers": True})
+                           options={"wrap": True, "showLineNumbers": True})  # long lines wrap, never cut
         if isinstance(resp, dict) and resp.get("type") and isinstance(resp.get("text"), str):
             code = resp["text"]
     st.session_state[CODE_KEY] = code
@@ -109,15 +113,17 @@ def editor() -> str:
 def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
     """CUDA editor on the left, HIP on the right (single file); a project gets a file picker instead."""
     if len(files) > 1:
-        with st.status(tr("hipify.page.translating", n=len(files)), expanded=False):
-            return pm.translate_files(files, opts)
+        with st.status(tr("hipify.page.translating", n=len(files)), expanded=False) as status:
+            results = pm.translate_files(files, opts)
+            status.update(label=tr("hipify.page.translated", n=len(files)), state="complete")
+        return results
     left, right = st.columns(2)
     with left:
         code = editor()
-    results = pm.translate_files([pm.SourceFile(files[0].path, code)], opts)
+    results = pm.translate_files([pm.SourceFile(files[0].path, code, encoding=files[0].encoding)], opts)
     with right:
         st.caption(tr("hipify.page.hip_pane"))
-        st.code(results[0].result.output, language="cpp", line_numbers=True, height=pane_height(code))
+        st.code(results[0].result.output, language="cpp", line_numbers=True, wrap_lines=True, height=pane_height(code))
         downloads(results)
     with st.expander(tr("compile.page.hipify_expander"), icon=":material/build:"):  # the compile lab on the HIP
         from rocm_bridge.ui.compile_view import compile_panel
@@ -145,10 +151,10 @@ def downloads(results: list[pm.FileResult]) -> None:
         fr = results[0]
         stem = fr.path.rsplit(".", 1)[0]
         name = f"{stem}.hip" if fr.path.endswith(".cu") else fr.path
-        st.download_button(tr("hipify.page.download_file", name=name), encode_text(fr.result.output), file_name=name,
+        st.download_button(tr("hipify.page.download_file", name=name), fr.output_bytes(), file_name=name,
                            mime="text/plain", key="hp_dl")
     else:
-        data = write_zip([(fr.path, fr.result.output) for fr in results])
+        data = write_zip([(fr.path, fr.output_bytes()) for fr in results])
         st.download_button(tr("hipify.page.download_zip"), data, file_name="hipified.zip", mime="application/zip",
                            key="hp_dl_zip")
 
@@ -172,9 +178,9 @@ def render_diff(fr: pm.FileResult) -> None:
     with st.expander(tr("hipify.page.full_files"), expanded=False):
         left, right = st.columns(2)
         left.caption(tr("hipify.page.cuda_pane"))
-        left.code(fr.result.source, language="cpp", line_numbers=True)
+        left.code(fr.result.source, language="cpp", line_numbers=True, wrap_lines=True)
         right.caption(tr("hipify.page.hip_pane"))
-        right.code(fr.result.output, language="cpp", line_numbers=True)
+        right.code(fr.result.output, language="cpp", line_numbers=True, wrap_lines=True)
 
 
 def render_report(fr: pm.FileResult) -> None:
@@ -255,3 +261,13 @@ def view_picker() -> str:
 
 RENDER = {"diff": render_diff, "report": render_report, "lint": render_lint,
           "flow": render_flow}
+
+
+def share() -> None:
+    """The share link. Uploaded code is never stored, so after an upload the link carries the options and the
+    view but not the example (it would open the example instead of the upload) and says so."""
+    if st.session_state.get("hp_upload") is None:
+        share_link()
+        return
+    share_link(drop=("hp_ex",))
+    st.caption(tr("hipify.page.share_upload"))

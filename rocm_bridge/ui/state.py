@@ -64,14 +64,14 @@ def push_url(*keys: str) -> None:
             st.query_params[key] = str(value)
 
 
-def current_link() -> str:
-    """The URL of this page with its current query."""
+def current_link(drop: tuple[str, ...] = ()) -> str:
+    """The URL of this page with its current query (without the keys in drop)."""
     base = (st.context.url or "").split("?")[0]
-    query = urlencode([(k, v) for k in st.query_params for v in st.query_params.get_all(k)])
+    query = urlencode([(k, v) for k in st.query_params if k not in drop for v in st.query_params.get_all(k)])
     return f"{base}?{query}" if query else base
 
 
-def share_link() -> None:
-    """Show the link to this view with Streamlit's copy button."""
+def share_link(drop: tuple[str, ...] = ()) -> None:
+    """Show the link to this view with Streamlit's copy button (without the query keys in drop)."""
     st.caption(tr("common.share_link"))
-    st.code(current_link(), language=None)
+    st.code(current_link(drop), language=None)

@@ -10,7 +10,7 @@ __global__ void scale(float* x, float s, int n) {
 int main() {
   const int n = 1 << 22, chunks = 4, chunk = n / chunks;
   float *h, *d;
-  hipHostMalloc(&h, n * sizeof(float));  // pinned memory: needed for async copies
+  hipHostMalloc(&h, n * sizeof(float), hipHostMallocDefault);  // pinned memory: needed for async copies
   hipMalloc(&d, n * sizeof(float));
 
   hipStream_t streams[chunks];

@@ -1,0 +1,7 @@
+/* A header with an include guard and no include at all. */
+#ifndef DEVICE_HELPERS_CUH
+#define DEVICE_HELPERS_CUH
+
+__device__ inline float twice(float x) { return 2 * x; }
+
+#endif
