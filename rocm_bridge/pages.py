@@ -50,6 +50,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("live", "views/live.py", "labs", ":material/bolt:", "live.title", "live"),
     PageSpec("coverage", "views/coverage.py", "labs", ":material/checklist:", "coverage.title", "coverage"),
     PageSpec("quiz", "views/quiz.py", "practice", ":material/quiz:", "quiz.title", "quiz"),
+    PageSpec("handout", "views/handout.py", "practice", ":material/print:", "handout.title", "handout"),
     PageSpec("progress", "views/progress.py", "practice", ":material/insights:", "progress.title", "progress"),
 )
 
