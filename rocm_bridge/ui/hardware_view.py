@@ -13,7 +13,7 @@ import streamlit as st
 from rocm_bridge import hardware as hw
 from rocm_bridge import measured, style
 from rocm_bridge.errors import InvalidInput
-from rocm_bridge.text import source_markdown
+from rocm_bridge.text import md_escape, source_markdown
 from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 from rocm_bridge.ui.state import parse_flag, share_link, url_state
@@ -408,7 +408,7 @@ def render_hardware() -> None:
     st.markdown(tr("hardware.measured_intro"))
     show_chart(measured_figure(), hw.BENCH_SOURCE, key="hw_measured")
     st.caption(tr("hardware.measured_gcd"))
-    st.dataframe(_bench_rows(), hide_index=True, width="stretch")
+    st.table([{k: md_escape(v) for k, v in r.items()} for r in _bench_rows()])  # wraps long cells; st.table renders Markdown
     source_note(hw.BENCH_SOURCE)
 
     with st.expander(tr("hardware.notes_title")):

@@ -10,6 +10,7 @@ from rocm_bridge.hipify import page_model as pm
 from rocm_bridge.hipify import report as rp
 from rocm_bridge.hipify.sources import write_zip
 from rocm_bridge.hipify.translator import Options
+from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, share_link, url_state
 
@@ -225,11 +226,15 @@ def render_lint(fr: pm.FileResult) -> None:
     if not fr.findings:
         st.success(tr("hipify.page.lint_clean"))
         return
-    rows = rp.lint_rows(list(fr.findings), lang())
-    for row in rows:
-        row["severity"] = tr(f"hipify.severity.{row['severity']}")
-    _table(rows, {"line": "hipify.col.line", "severity": "hipify.col.severity", "rule": "hipify.col.rule",
-                  "code": "hipify.col.code", "why": "hipify.col.why", "fix": "hipify.col.fix"})
+    # one card per finding: a table cell would cut the explanations; the user's code is shown only through st.code
+    for row in rp.lint_rows(list(fr.findings), lang()):
+        severity = row["severity"]
+        with st.container(border=True):
+            st.markdown(f"**{tr('hipify.col.line')} {row['line']} · {tr(f'hipify.severity.{severity}')} · "
+                        f"{md_escape(row['rule'])}**")
+            st.code(row["code"], language="cpp")
+            st.markdown(f"**{tr('hipify.col.why')}:** {row['why']}")
+            st.markdown(f"**{tr('hipify.col.fix')}:** {row['fix']}")
 
 
 def render_flow(fr: pm.FileResult) -> None:

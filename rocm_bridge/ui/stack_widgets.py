@@ -15,6 +15,7 @@ import streamlit as st
 
 from rocm_bridge import i18n, stack, style
 from rocm_bridge.errors import InvalidInput
+from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
 from rocm_bridge.ui.state import parse_flag, push_url, share_link, url_state
@@ -360,7 +361,7 @@ def render_terminology() -> None:
         }
         for term in stack.terminology()
     ]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    st.table([{k: md_escape(v) for k, v in r.items()} for r in rows])  # wraps long cells; st.table renders Markdown
     source_note(stack.STACK_SOURCE)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from rocm_bridge import i18n
+
 PAGE = "views/hipify.py"
 
 
@@ -48,8 +50,10 @@ def test_deep_link_selects_example_target_and_view(app_test):
 def test_lint_and_flow_views_in_chinese(app_test):
     at = app_test(PAGE, lang="zh", hp_ex="warp_reduce", hp_view="lint")
     assert not at.exception
-    table = at.dataframe[0].value
-    assert "32 位通道掩码（lane mask）" in set(table.iloc[:, 2])
+    # one card per finding, the whole explanation shown (a table cut it)
+    assert any("32 位通道掩码（lane mask）" in m.value for m in at.markdown)
+    why = [m.value for m in at.markdown if m.value.startswith(f"**{i18n.t('hipify.col.why', 'zh')}:**")]
+    assert why and all(len(w) > 40 for w in why)
     # a fresh session for the flow view: AppTest formats select options outside the script (in English), so
     # set_value on a Chinese page with translated selectbox labels cannot be used here
     at = app_test(PAGE, lang="zh", hp_ex="warp_reduce", hp_view="flow")

@@ -154,7 +154,7 @@ def test_hip_on_nvidia_draws_arrows_into_the_cuda_stack(app_test):
 
 def test_terminology_table_and_api_count_chart(app_test):
     at = app_test(PAGE, lang="zh")
-    terms = at.dataframe[-1].value
+    terms = at.table[-1].value  # a table that wraps its cells
     assert i18n.t("stack.terms_concept", "zh") in terms.columns
     assert "波前（wavefront）" not in set(terms["ROCm（AMD）"])  # data cells stay as sourced
     assert any("wavefront = 64" in v for v in terms["ROCm（AMD）"])
