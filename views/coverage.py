@@ -42,12 +42,15 @@ if not tf_ok:
     st.warning(tr("coverage.no_tf"), icon=":material/info:")
 snapshots = registry.list_snapshots()
 names = [r.name for r in snapshots] + [registry.LIVE]
-labels = {r.name: f"{r.label} · {r.alias}" for r in snapshots} | {registry.LIVE: tr("coverage.registry.live")}
+# short chip labels ("TF 2.14.0.600 (ROCm)"): the full "label · alias" form was cut off in the chips
+labels = {r.name: r.label.replace("TensorFlow ", "TF ") for r in snapshots} | {registry.LIVE: tr("coverage.registry.live")}
 
 url_state("cv_source", "example", valid=("example", "upload"))
 url_state("cv_phase", "both", valid=("both", *coverage.PHASES))
-url_state("cv_model", "small_cnn", valid=coverage.EXAMPLES)
+url_state("cv_model", coverage.DEFAULT_EXAMPLE, valid=coverage.EXAMPLES)
 url_state("cv_recorded", False, cast=parse_flag)
+if not tf_ok:  # without TensorFlow the recorded op lists are what is used: the toggle says so
+    st.session_state["cv_recorded"] = True
 if "cv_reg" not in st.session_state:
     aliases = {r.alias: r.name for r in snapshots} | {n: n for n in names}
     linked = [aliases[v] for v in st.query_params.get_all("cv_reg") if v in aliases]
@@ -76,7 +79,8 @@ try:
             format_func=lambda k: tr(coverage.EXAMPLES[k].title_key),
         )  # fmt: skip
         st.caption(tr(f"{coverage.EXAMPLES[key].title_key}_help"))
-        recorded = right.toggle(tr("coverage.use_recorded"), key="cv_recorded", help=tr("coverage.use_recorded_help"))
+        recorded = right.toggle(tr("coverage.use_recorded"), key="cv_recorded", help=tr("coverage.use_recorded_help"),
+                                disabled=not tf_ok)
         model = _traced(_trace_example, key) if tf_ok and not recorded else coverage.example_model(key)
     else:
         limit_mb = upload.MAX_UPLOAD_BYTES // 2**20

@@ -24,7 +24,7 @@ def expected_r(example: str, alias: str) -> str:
 
 
 def test_recorded_example_shows_r_chart_table_and_csv(app_test):
-    at = app_test(PAGE, cv_recorded="true")
+    at = app_test(PAGE, cv_recorded="true", cv_model="small_cnn")
     assert not at.exception, [e.value for e in at.exception]
     rocm, cuda = coverage.resolve("rocm-2.14"), coverage.resolve("cuda-2.14")
     assert metrics(at) == {
@@ -67,6 +67,8 @@ def test_without_tensorflow_the_recorded_results_still_show(app_test, monkeypatc
     monkeypatch.setattr(trace, "tensorflow_installed", lambda: False)
     at = app_test(PAGE, cv_reg=["tensorflow-rocm-2.14.0.600", "live"])
     assert not at.exception
+    toggle = at.toggle(key="cv_recorded")
+    assert toggle.value is True and toggle.disabled  # the recorded lists are in use, and the toggle says so
     assert t("coverage.no_tf") in [w.value for w in at.warning]
     assert t("coverage.live_needs_tf") in [i.value for i in at.info]
     assert list(metrics(at)) == [coverage.resolve("rocm-2.14").label]
@@ -84,3 +86,13 @@ def test_upload_mode_waits_for_a_file(app_test):
     at = app_test(PAGE, cv_source="upload")
     assert not at.exception
     assert not at.metric and not at.error
+
+
+def test_first_visit_shows_a_model_with_a_gap_and_short_registry_chips(app_test):
+    at = app_test(PAGE, cv_recorded="true")
+    assert not at.exception
+    assert at.selectbox(key="cv_model").value == coverage.DEFAULT_EXAMPLE
+    rocm = coverage.resolve("rocm-2.14")
+    assert metrics(at)[rocm.label] == expected_r(coverage.DEFAULT_EXAMPLE, "rocm-2.14") != "100.0%"  # teaches a gap
+    chips = [at.multiselect(key="cv_reg").format_func(v) for v in at.multiselect(key="cv_reg").value]
+    assert chips and all(len(c) <= 24 for c in chips), chips
