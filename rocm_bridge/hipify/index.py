@@ -28,7 +28,9 @@ NAME, HIP, LIB, GROUP, SECTION, KIND = range(6)
 CUDA_ADDED, CUDA_DEPRECATED, CUDA_REMOVED, HIP_ADDED, HIP_DEPRECATED, HIP_REMOVED, EXPERIMENTAL = range(6, 13)
 
 API_GROUPS = ("runtime", "driver", "complex", "device", "rtc", "blas", "sparse", "solver", "rand", "fft", "dnn", "cub")
-ROC_GROUPS = ("blas", "sparse", "solver", "rand")  # --roc
+# --roc: the library groups, plus the cuComplex / device types that HIPIFY's source maps give rocBLAS names
+# (cuComplex -> rocblas_float_complex, __half -> rocblas_half; rows from tools/extract_hipify_source_maps.py)
+ROC_GROUPS = ("blas", "sparse", "solver", "rand", "complex", "device")
 MIOPEN_GROUPS = ("dnn",)  # --miopen
 
 
