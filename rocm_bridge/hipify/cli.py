@@ -68,6 +68,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cuda-kernel-execution-syntax", "-cuda-kernel-execution-syntax", action="store_true",
                         dest="cuda_syntax", help="keep <<<...>>> launches (the default)")
     parser.add_argument("--no-lint", action="store_true", help="skip the portability lint")
+    parser.add_argument("--rocm-version", metavar="X.Y", default="",
+                        help="warn about every HIP API added after this ROCm release (it will not compile there)")
     parser.add_argument("--lang", choices=("en", "zh"), help="language of the report (default: from LANG)")
     parser.add_argument("--version", "-version", action="store_true",
                         help="print the tool version and the HIPIFY revision of the mapping table")
@@ -95,6 +97,11 @@ def run(args: argparse.Namespace) -> int:
     if args.hipify_refused:
         err = UnsupportedOption(options=", ".join(args.hipify_refused))
         _say(f"error: {err.message(lang)}")
+        return EXIT_USAGE
+    from rocm_bridge.hipify.minrocm import valid_version
+
+    if args.rocm_version and not valid_version(args.rocm_version):
+        _say("error: " + t("hipify.minrocm.bad_version", lang, value=args.rocm_version))
         return EXIT_USAGE
     if args.kernel_syntax and args.cuda_syntax:
         _say("error: " + t("hipify.cli.both_syntaxes", lang))
@@ -211,6 +218,10 @@ def _report(result, findings, shown: str, args, lang: str) -> None:
         _say(report.stats_text(result, findings, shown, lang))
     else:
         _say(report.summary_line(result, shown, lang))
+    from rocm_bridge.hipify.minrocm import minimum_rocm
+
+    for line in report.minimum_rocm_lines(minimum_rocm(result, args.rocm_version), shown, lang):
+        _say(line)
 
 
 def _run_tree(root: Path, args, opts, lang: str) -> int:

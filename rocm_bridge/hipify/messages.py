@@ -1,4 +1,4 @@
-"""Catalog look-up for the hipify engine and command line that reads only rocm_bridge/locales/hipify.toml.
+"""Catalog look-up for the hipify engine and command line that reads only rocm_bridge/locales/hipify*.toml.
 
 rocm_bridge.i18n.t loads every area's catalog (a few hundred entries of chapter prose); the command line
 must start in well under a second, so it reads just its own file. Same keys, same text, same format rules.
@@ -10,13 +10,12 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-CATALOG = Path(__file__).resolve().parent.parent / "locales" / "hipify.toml"
+LOCALES = Path(__file__).resolve().parent.parent / "locales"
+CATALOGS = ("hipify.toml", "hipify_project.toml")  # the engine's, and the project view / build files / minimum ROCm
 
 
-@lru_cache(maxsize=1)
-def _entries() -> dict[str, dict[str, str]]:
-    with CATALOG.open("rb") as fh:
-        data = tomllib.load(fh)
+@lru_cache(maxsize=4)
+def _entries(name: str = CATALOGS[0]) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
 
     def walk(table: dict, prefix: str) -> None:
@@ -28,11 +27,12 @@ def _entries() -> dict[str, dict[str, str]]:
                 else:
                     walk(value, key)
 
-    walk(data, "")
+    with (LOCALES / name).open("rb") as fh:
+        walk(tomllib.load(fh), "")
     return out
 
 
 def t(key: str, lang: str, /, **params: object) -> str:
-    entry = _entries()[key]
+    entry = _entries().get(key) or _entries(CATALOGS[1])[key]  # the second file is read only when needed
     text = entry.get(lang) or entry["en"]
     return text.format(**params) if params else text
