@@ -67,16 +67,17 @@ _ZIP_KEYS = {
 }
 
 
-def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES) -> list[tuple[str, bytes]]:
+def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES, include=None) -> list[tuple[str, bytes]]:
     """The source files of a zip archive as (relative path, bytes), refusing anything unsafe (rocm_bridge.archive:
     traversal, links, encryption, duplicates, more than ZIP_MAX_FILES members, bombs, more than ZIP_MAX_TOTAL of
-    sources). Non-source members are skipped."""
+    sources). Non-source members are skipped (include: another test of a member's name, e.g. sources and build
+    files for the project view)."""
     if len(data) > max_bytes:
         raise FileTooLarge("hipify.err.too_large", name="zip", size_mb=f"{len(data) / 2**20:.1f}",
                            limit_mb=f"{max_bytes / 2**20:.0f}")
     try:
         zf = archive.open_zip(data)
-        members = archive.check_members(zf, ZIP_LIMITS, include=is_source_name, windows_separators=True)
+        members = archive.check_members(zf, ZIP_LIMITS, include=include or is_source_name, windows_separators=True)
         return [(name, archive.read_member(zf, info, ZIP_MAX_TOTAL)) for name, info in members]
     except archive.ArchiveProblem as problem:
         if problem.reason == "not_zip":
