@@ -11,7 +11,6 @@ import io
 import zipfile
 from typing import NamedTuple
 
-from rocm_bridge import archive
 from rocm_bridge.hipify.errors import FileTooLarge, NotText, UnsafeArchive, UnsupportedFile
 
 SOURCE_EXTS = (".cu", ".cuh", ".cpp", ".h", ".hpp", ".cc", ".cxx", ".hxx", ".c", ".inl")
@@ -50,10 +49,18 @@ def is_source_name(name: str, exts: tuple[str, ...] = SOURCE_EXTS) -> bool:
 
 def safe_member_name(name: str) -> str | None:
     """A normalised relative path, or None if it is absolute, escapes the root or names a drive."""
+    from rocm_bridge import archive
+
     return archive.safe_member_name(name, windows_separators=True)
 
 
-ZIP_LIMITS = archive.ZipLimits(max_entries=ZIP_MAX_FILES, max_total_bytes=ZIP_MAX_TOTAL, max_ratio=ZIP_MAX_RATIO)
+def zip_limits():
+    """The archive limits (rocm_bridge.archive is imported on use: the command line reads no zip most runs)."""
+    from rocm_bridge import archive
+
+    return archive.ZipLimits(max_entries=ZIP_MAX_FILES, max_total_bytes=ZIP_MAX_TOTAL, max_ratio=ZIP_MAX_RATIO)
+
+
 # rocm_bridge.archive's reasons -> this lab's messages
 _ZIP_KEYS = {
     "too_many": "hipify.err.zip_too_many",
@@ -75,9 +82,11 @@ def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES, include=None) -> list
     if len(data) > max_bytes:
         raise FileTooLarge("hipify.err.too_large", name="zip", size_mb=f"{len(data) / 2**20:.1f}",
                            limit_mb=f"{max_bytes / 2**20:.0f}")
+    from rocm_bridge import archive
+
     try:
         zf = archive.open_zip(data)
-        members = archive.check_members(zf, ZIP_LIMITS, include=include or is_source_name, windows_separators=True)
+        members = archive.check_members(zf, zip_limits(), include=include or is_source_name, windows_separators=True)
         return [(name, archive.read_member(zf, info, ZIP_MAX_TOTAL)) for name, info in members]
     except archive.ArchiveProblem as problem:
         if problem.reason == "not_zip":
