@@ -7,8 +7,6 @@ in its first 8 KiB is treated as binary and refused.
 
 from __future__ import annotations
 
-import io
-import zipfile
 from typing import NamedTuple
 
 from rocm_bridge.hipify.errors import FileTooLarge, NotText, UnsafeArchive, UnsupportedFile
@@ -39,6 +37,49 @@ def decode_source(data: bytes, name: str = "input", max_bytes: int = CLI_MAX_BYT
         return Decoded(data.decode("utf-8", errors="surrogateescape"), exc.start)
 
 
+# What a source that is not UTF-8 most likely is, tried in order: GB18030 (a superset of GBK / GB2312, the
+# usual encoding of Chinese Windows editors), Windows-1252, then Latin-1, which decodes any byte string.
+LEGACY_ENCODINGS = ("gb18030", "cp1252", "latin-1")
+
+
+def decode_legacy(data: bytes) -> tuple[str, str]:
+    """(text, encoding) for bytes that are not UTF-8. Each of these codecs turns the text back into the same
+    bytes, so a translation written back in that encoding equals the command line's byte for byte.
+
+    Latin text often decodes as GB18030 too (é followed by a letter is a valid GBK pair), so GB18030 is chosen
+    only when most of its characters are in the GB2312 area (both bytes 0xA1-0xFE), as real Chinese text is."""
+    for encoding in LEGACY_ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if encoding != "gb18030" or _mostly_gb2312(text):
+            return text, encoding
+    return data.decode("latin-1"), "latin-1"  # not reached: Latin-1 maps every byte
+
+
+def _mostly_gb2312(text: str) -> bool:
+    wide = [c for c in text if ord(c) > 0x7F]
+    if not wide:
+        return True
+    good = 0
+    for c in wide:
+        b = c.encode("gb18030")
+        good += len(b) == 2 and b[0] >= 0xA1 and b[1] >= 0xA1
+    return good >= 0.8 * len(wide)
+
+
+def encode_as(text: str, encoding: str) -> bytes:
+    """text in the encoding it was read in (UTF-8 with the original bad bytes, or a legacy encoding); UTF-8 if
+    an edit added characters that encoding cannot hold."""
+    if encoding != "utf-8":
+        try:
+            return text.encode(encoding)
+        except UnicodeEncodeError:
+            pass
+    return encode_text(text)
+
+
 def encode_text(text: str) -> bytes:
     return text.encode("utf-8", errors="surrogateescape")
 
@@ -55,7 +96,8 @@ def safe_member_name(name: str) -> str | None:
 
 
 def zip_limits():
-    """The archive limits (rocm_bridge.archive is imported on use: the command line reads no zip most runs)."""
+    """rocm_bridge.archive.ZipLimits of this lab (archive, zipfile and dataclasses load only for a zip: the command
+    line on one file does not pay for them)."""
     from rocm_bridge import archive
 
     return archive.ZipLimits(max_entries=ZIP_MAX_FILES, max_total_bytes=ZIP_MAX_TOTAL, max_ratio=ZIP_MAX_RATIO)
@@ -77,8 +119,7 @@ _ZIP_KEYS = {
 def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES, include=None) -> list[tuple[str, bytes]]:
     """The source files of a zip archive as (relative path, bytes), refusing anything unsafe (rocm_bridge.archive:
     traversal, links, encryption, duplicates, more than ZIP_MAX_FILES members, bombs, more than ZIP_MAX_TOTAL of
-    sources). Non-source members are skipped (include: another test of a member's name, e.g. sources and build
-    files for the project view)."""
+    sources). Non-source members are skipped."""
     if len(data) > max_bytes:
         raise FileTooLarge("hipify.err.too_large", name="zip", size_mb=f"{len(data) / 2**20:.1f}",
                            limit_mb=f"{max_bytes / 2**20:.0f}")
@@ -95,9 +136,12 @@ def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES, include=None) -> list
                             limit=problem.params.get("limit", ZIP_MAX_FILES)) from None
 
 
-def write_zip(files: list[tuple[str, str]]) -> bytes:
+def write_zip(files: list[tuple[str, str | bytes]]) -> bytes:
+    import io
+    import zipfile
+
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for name, text in files:
-            archive.writestr(name, encode_text(text))
+            zf.writestr(name, text if isinstance(text, bytes) else encode_text(text))
     return buf.getvalue()
