@@ -193,7 +193,7 @@ def test_golden_outputs_and_examples_compile_with_hipcc_except_apis_newer_than_r
     units = _hip_units(tmp_path)
     done = _run_all([[hipcc, *FLAGS, str(path)] for _, path, _, _ in units])
     problems, compiled = {}, []
-    for (name, path, opts, result), proc in zip(units, done, strict=True):
+    for (name, _path, opts, result), proc in zip(units, done, strict=True):
         newer = _newer(opts.roc, opts.miopen)
         used_newer = {r.hip_name for r in result.converted if r.hip_name in newer}
         left = {r.name for r in result.unconverted}

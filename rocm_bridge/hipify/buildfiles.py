@@ -480,7 +480,7 @@ class _Cmake:
             if notes and new != words:
                 text = _rename_refs(" ".join(new))
                 self.edit(a.start, a.end, f'"{text}"' if a.text.startswith('"') else text, "flag")
-            for before, after, key in notes:
+            for _before, _after, key in notes:
                 if key.startswith("todo."):
                     self.todo(a.start, key.removeprefix("todo."))
 
@@ -555,7 +555,7 @@ class _Cmake:
 
 def _rename_refs(text: str) -> str:
     """${CMAKE_CUDA_FLAGS} -> ${CMAKE_HIP_FLAGS} inside an argument."""
-    return re.sub(r"\$\{(\w+)\}", lambda m: "${%s}" % RENAMES.get(m.group(1), m.group(1)), text)
+    return re.sub(r"\$\{(\w+)\}", lambda m: "${" + RENAMES.get(m.group(1), m.group(1)) + "}", text)
 
 
 def _word(c: str) -> bool:
