@@ -9,8 +9,11 @@
 3. A naive baseline, hipify-perl style: one whole-word regex over every table name, applied everywhere
    (comments and strings too). Time, and how many golden cases in tests/hipify/ it gets exactly right
    compared with the engine.
+4. Issue 12: the whole process on a one-line file (CPU of the child, median), the scaling of the whole process
+   from 1k to 200k lines (us per line) and its peak memory (the child's own ru_maxrss, from os.wait4) at 200k
+   lines; with --hipify-perl PATH the same rows for HIPIFY's bin/hipify-perl (run with perl).
 
-    python bench/hipify_bench.py [--runs 7]
+    python bench/hipify_bench.py [--runs 7] [--hipify-perl PATH] [--only-process]
 """
 
 from __future__ import annotations
@@ -113,10 +116,63 @@ def golden_accuracy() -> tuple[int, int, int]:
     return engine, naive, len(CASES)
 
 
+def child_usage(args: list[str]) -> tuple[float, float, float]:
+    """(wall s, cpu s, peak RSS MB) of one child process, from its own rusage (os.wait4)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{args[:3]} exited {proc.returncode}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def process_rows(runs: int, perl: Path | None) -> list[tuple[str, str, str, str, str]]:
+    """(what, cpu ms, us/line, peak MB, note) for the one-line file and the scaling series."""
+    tools = [("rocm_bridge", lambda f: [sys.executable, "-m", "rocm_bridge", "hipify", str(f)])]
+    if perl is not None:
+        tools.append(("hipify-perl", lambda f: ["perl", str(perl), str(f)]))
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        one = Path(tmp) / "one.cu"
+        one.write_text("cudaMalloc(&p, 4);\n")
+        floor = [child_usage([sys.executable, "-c", "pass"]) for _ in range(runs)]
+        out.append(("python -c pass", f"{statistics.median(x[1] for x in floor) * 1000:.0f}", "-",
+                    f"{statistics.median(x[2] for x in floor):.0f}", "interpreter floor"))
+        for name, cmd in tools:
+            child_usage(cmd(one))  # warm caches (and build the index cache on a first run)
+            samples = [child_usage(cmd(one)) for _ in range(runs)]
+            out.append((f"{name}: one-line file", f"{statistics.median(x[1] for x in samples) * 1000:.0f}", "-",
+                        f"{statistics.median(x[2] for x in samples):.0f}", "whole process"))
+        for lines in (1_000, 10_000, 50_000, 200_000):
+            path = Path(tmp) / f"n{lines}.cu"
+            path.write_text(big_source(lines))
+            for name, cmd in tools:
+                samples = [child_usage(cmd(path)) for _ in range(max(1, runs // 3))]
+                cpu = statistics.median(x[1] for x in samples)
+                out.append((f"{name}: {lines} lines", f"{cpu * 1000:.0f}", f"{cpu / lines * 1e6:.1f}",
+                            f"{max(x[2] for x in samples):.0f}", ""))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--hipify-perl", type=Path, help="HIPIFY's bin/hipify-perl, to print its rows beside ours")
+    ap.add_argument("--only-process", action="store_true", help="only section 4 (one-line, scaling, memory)")
     args = ap.parse_args()
+
+    prow = process_rows(args.runs, args.hipify_perl)
+    width = max(len(r[0]) for r in prow)
+    print(f"{'whole process (issue 12)':<{width}}  {'cpu ms':>7}  {'us/line':>8}  {'peak MB':>8}  note")
+    for name, cpu, per_line, peak, note in prow:
+        print(f"{name:<{width}}  {cpu:>7}  {per_line:>8}  {peak:>8}  {note}")
+    if args.hipify_perl is None:
+        print("(hipify-perl rows: pass --hipify-perl PATH to HIPIFY's bin/hipify-perl)")
+    print()
+    if args.only_process:
+        return 0
 
     rows: list[tuple[str, str, str, str]] = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -72,6 +72,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-D", action="append", dest="defines", default=[], metavar="NAME[=VALUE]",
                         help="define a macro for --skip-excluded-preprocessor-conditional-blocks")
     parser.add_argument("--no-lint", action="store_true", help="skip the portability lint")
+    parser.add_argument("--offload-arch", metavar="GFX", default="gfx90a",
+                        help="AMD GPU target written into converted build files (tree mode; default gfx90a)")
+    parser.add_argument("--rocm-version", metavar="X.Y", default="",
+                        help="warn about every HIP API added after this ROCm release (it will not compile there)")
     parser.add_argument("--lang", choices=("en", "zh"), help="language of the report (default: from LANG)")
     parser.add_argument("--version", "-version", action="store_true",
                         help="print the tool version and the HIPIFY revision of the mapping table")
@@ -100,6 +104,14 @@ def run(args: argparse.Namespace) -> int:
         err = UnsupportedOption(options=", ".join(args.hipify_refused))
         _say(f"error: {err.message(lang)}")
         return EXIT_USAGE
+    from rocm_bridge.hipify.minrocm import valid_version
+
+    if not args.offload_arch.startswith("gfx") or not args.offload_arch[3:].isalnum():
+        _say("error: " + t("hipify.project.bad_arch", lang, value=args.offload_arch))
+        return EXIT_USAGE
+    if args.rocm_version and not valid_version(args.rocm_version):
+        _say("error: " + t("hipify.minrocm.bad_version", lang, value=args.rocm_version))
+        return EXIT_USAGE
     if args.kernel_syntax and args.cuda_syntax:
         _say("error: " + t("hipify.cli.both_syntaxes", lang))
         return EXIT_USAGE
@@ -118,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
     inputs = args.inputs or ["-"]
     if len(inputs) == 1 and inputs[0] != "-" and Path(inputs[0]).is_dir():
         return _run_tree(Path(inputs[0]), args, opts, lang)
+    if len(inputs) == 1 and inputs[0].lower().endswith(".zip") and Path(inputs[0]).is_file():
+        return _run_zip(Path(inputs[0]), args, opts, lang)
     if "-" in inputs and len(inputs) > 1:
         _say("error: " + t("hipify.cli.stdin_alone", lang))
         return EXIT_USAGE
@@ -154,14 +168,15 @@ def _read(name: str) -> bytes:
         return fh.read()
 
 
-def _one(name: str, target: Path | None, args, opts, lang: str, shown: str | None = None) -> int:
+def _one(name: str, target: Path | None, args, opts, lang: str, shown: str | None = None,
+         data: bytes | None = None, collect: list | None = None) -> int:
     from rocm_bridge.errors import RocmBridgeError
     from rocm_bridge.hipify.messages import t
     from rocm_bridge.hipify.sources import decode_source, encode_text
 
     shown = shown or ("<stdin>" if name == "-" else name)
     try:
-        data = _read(name)
+        data = _read(name) if data is None else data
         decoded = decode_source(data, shown)
     except OSError as exc:
         _say(f"{shown}: error: " + t("hipify.cli.cannot_read", lang, detail=exc.strerror or str(exc)))
@@ -173,6 +188,8 @@ def _one(name: str, target: Path | None, args, opts, lang: str, shown: str | Non
         _say(f"{shown}: " + t("hipify.note.not_utf8", lang, offset=decoded.bad_utf8_at))
     result, findings = _translate(decoded.text, args, opts)
     _report(result, findings, shown, args, lang)
+    if collect is not None:
+        collect.append((shown, result, findings))
     if args.no_output:
         return EXIT_OK
     out = encode_text(result.output)
@@ -216,11 +233,14 @@ def _report(result, findings, shown: str, args, lang: str) -> None:
         _say(report.stats_text(result, findings, shown, lang))
     else:
         _say(report.summary_line(result, shown, lang))
+    from rocm_bridge.hipify.minrocm import minimum_rocm
+
+    for line in report.minimum_rocm_lines(minimum_rocm(result, args.rocm_version), shown, lang):
+        _say(line)
 
 
 def _run_tree(root: Path, args, opts, lang: str) -> int:
     from rocm_bridge.hipify.messages import t
-    from rocm_bridge.hipify.sources import is_source_name
 
     if not args.output and not args.inplace and not args.no_output:
         _say("error: " + t("hipify.cli.dir_needs_o", lang))
@@ -230,22 +250,135 @@ def _run_tree(root: Path, args, opts, lang: str) -> int:
     if out_root is not None and (out_root == root_resolved or root_resolved in out_root.parents):
         _say("error: " + t("hipify.cli.o_inside_input", lang))
         return EXIT_USAGE
-    status = EXIT_OK
-    count = 0
+    entries = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
         for fname in sorted(filenames):
-            if not is_source_name(fname):
-                continue
             src = Path(dirpath) / fname
-            rel = src.relative_to(root)
-            if args.no_output:
-                target = None
-            elif out_root is not None:
-                target = out_root / rel
-            else:
-                target = src
-            status = max(status, _one(str(src), target, args, opts, lang, shown=str(rel)))
-            count += 1
-    _say(t("hipify.cli.tree_done", lang, n=count, root=str(root)))
+            entries.append((src.relative_to(root).as_posix(), src, None))
+    status = _run_project(entries, out_root, args, opts, lang)
+    _say(t("hipify.cli.tree_done", lang, n=sum(1 for e in entries if _kind(e[0]) == "source"), root=str(root)))
+    return status
+
+
+def _run_zip(path: Path, args, opts, lang: str) -> int:
+    """A zipped project: the same as a directory, read through the safe archive reader."""
+    from rocm_bridge.errors import RocmBridgeError
+    from rocm_bridge.hipify.messages import t
+    from rocm_bridge.hipify.sources import CLI_MAX_BYTES, read_zip
+
+    if not args.output and not args.no_output:
+        _say("error: " + t("hipify.cli.dir_needs_o", lang))
+        return EXIT_USAGE
+    if args.inplace:
+        _say("error: " + t("hipify.project.zip_inplace", lang))
+        return EXIT_USAGE
+    try:
+        members = read_zip(path.read_bytes(), max_bytes=CLI_MAX_BYTES, include=_kind)
+    except OSError as exc:
+        _say(f"{path}: error: " + t("hipify.cli.cannot_read", lang, detail=exc.strerror or str(exc)))
+        return EXIT_IO
+    except RocmBridgeError as err:
+        _say(f"{path}: error: {err.message(lang)}")
+        return EXIT_IO
+    out_root = Path(args.output).resolve() if args.output else None
+    status = _run_project([(name, None, blob) for name, blob in members], out_root, args, opts, lang)
+    _say(t("hipify.cli.tree_done", lang, n=sum(1 for m in members if _kind(m[0]) == "source"), root=str(path)))
+    return status
+
+
+def _kind(name: str) -> str | None:
+    from rocm_bridge.hipify.buildfiles import build_kind
+    from rocm_bridge.hipify.sources import is_source_name
+
+    return build_kind(name) or ("source" if is_source_name(name) else None)
+
+
+def _run_project(entries, out_root: Path | None, args, opts, lang: str) -> int:
+    """Sources and build files of a tree ((relative path, file or None, bytes or None) each): translate and
+    convert them, write them under out_root (or in place), then the project report."""
+    from rocm_bridge.hipify.messages import t
+
+    status = EXIT_OK
+    collected: list = []
+    builds: list[tuple[str, str, Path | None]] = []
+    for rel, src, blob in entries:
+        kind = _kind(rel)
+        if kind is None:
+            continue
+        if args.no_output:
+            target = None
+        elif out_root is not None:
+            target = out_root / rel
+        else:
+            target = src
+        if kind == "source":
+            status = max(status, _one(str(src) if src else rel, target, args, opts, lang, shown=rel, data=blob,
+                                      collect=collected))
+            continue
+        try:
+            data = src.read_bytes() if blob is None else blob
+        except OSError as exc:
+            _say(f"{rel}: error: " + t("hipify.cli.cannot_read", lang, detail=exc.strerror or str(exc)))
+            status = EXIT_IO
+            continue
+        builds.append((rel, data.decode("utf-8", errors="surrogateescape"), target))
+    from rocm_bridge.hipify.project import build_project
+
+    project = build_project(collected, [(rel, text) for rel, text, _ in builds], opts, args.rocm_version,
+                            args.offload_arch)
+    for (rel, _text, target), built in zip(builds, project.builds, strict=True):
+        _build_report(built, rel, args, lang)
+        if target is not None and not args.no_output:
+            status = max(status, _write(target, built.output, rel, args, lang, backup=built.source))
+    return max(status, _project_report(project, out_root, args, lang))
+
+
+def _build_report(built, rel: str, args, lang: str) -> None:
+    from rocm_bridge.hipify.messages import t
+
+    if not args.quiet_warnings:
+        for x in built.todos:
+            _say(f"{rel}:{x.line}: " + t("hipify.project.cli_todo", lang, why=t(f"hipify.build.todo.{x.key}", lang),
+                                         code=x.excerpt))
+    _say(t("hipify.project.cli_build", lang, name=rel, changes=len(built.changes), todos=len(built.todos)))
+
+
+def _write(target: Path, text: str, shown: str, args, lang: str, backup: str | None = None) -> int:
+    from rocm_bridge.hipify.messages import t
+    from rocm_bridge.hipify.sources import encode_text
+
+    try:
+        if args.inplace and backup is not None:
+            prehip = Path(f"{target}.prehip")
+            if not prehip.exists():
+                prehip.write_bytes(encode_text(backup))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(encode_text(text))
+        os.replace(tmp, target)
+    except OSError as exc:
+        _say(f"{shown}: error: " + t("hipify.cli.cannot_write", lang, path=str(target), detail=exc.strerror or str(exc)))
+        return EXIT_IO
+    return EXIT_OK
+
+
+def _project_report(project, out_root: Path | None, args, lang: str) -> int:
+    import json
+
+    from rocm_bridge.hipify import project as pj
+    from rocm_bridge.hipify.messages import t
+
+    tot = pj.totals(project)
+    pct = "n/a" if tot["percentage"] is None else f"{tot['percentage']} %"
+    _say(t("hipify.project.cli_summary", lang, files=tot["files"], builds=tot["build_files"],
+           converted=tot["converted"], total=tot["total"], pct=pct, minimum=tot["minimum_rocm"] or "-",
+           todos=tot["build_todos"]))
+    if out_root is None or args.no_output:
+        return EXIT_OK
+    status = _write(out_root / pj.REPORT_MD, pj.report_markdown(project, lang), pj.REPORT_MD, args, lang)
+    status = max(status, _write(out_root / pj.REPORT_JSON, json.dumps(pj.report_json(project), indent=1,
+                                                                       ensure_ascii=False) + "\n",
+                                pj.REPORT_JSON, args, lang))
+    _say(t("hipify.project.cli_written", lang, path=str(out_root / pj.REPORT_MD)))
     return status

@@ -1,8 +1,10 @@
 """The mapping index: data/hipify_mappings.csv turned into fast look-up tables.
 
 The CSV (13k rows, 2 MB) stays the single source of truth. Parsing it costs ~60 ms, which is a fifth of the
-command-line budget, so the parsed index is kept in a small marshal file in the user's cache directory, keyed
-by the CSV's size and modification time and by FORMAT: any change to the CSV rebuilds it on the next run.
+command-line budget, so the parsed index is kept in small marshal files in the user's cache directory, keyed
+by the CSV's content hash (BLAKE2b) and by FORMAT: any change to the table's content rebuilds them on the next
+run. Hashing 2 MB on every start would cost a few ms, so a stamp file remembers the hash for the CSV's size and
+modification time; a touched but unchanged CSV (a git checkout) is hashed once and not rebuilt.
 If the cache directory is not writable the index is simply built in memory every time.
 """
 
@@ -17,7 +19,7 @@ from typing import NamedTuple
 
 CSV_NAME = "hipify_mappings.csv"
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
-FORMAT = 6  # bump when the record layout below changes
+FORMAT = 7  # bump when the record layout below changes
 
 # Record layout: one tab-joined string per name (13k short strings load from marshal in a few ms; tuples of
 # strings take several times longer), split on use by fields():
@@ -28,7 +30,9 @@ NAME, HIP, LIB, GROUP, SECTION, KIND = range(6)
 CUDA_ADDED, CUDA_DEPRECATED, CUDA_REMOVED, HIP_ADDED, HIP_DEPRECATED, HIP_REMOVED, EXPERIMENTAL = range(6, 13)
 
 API_GROUPS = ("runtime", "driver", "complex", "device", "rtc", "blas", "sparse", "solver", "rand", "fft", "dnn", "cub")
-ROC_GROUPS = ("blas", "sparse", "solver", "rand")  # --roc
+# --roc: the library groups, plus the cuComplex / device types that HIPIFY's source maps give rocBLAS names
+# (cuComplex -> rocblas_float_complex, __half -> rocblas_half; rows from tools/extract_hipify_source_maps.py)
+ROC_GROUPS = ("blas", "sparse", "solver", "rand", "complex", "device")
 MIOPEN_GROUPS = ("dnn",)  # --miopen
 
 
@@ -102,7 +106,36 @@ def build_index(path: Path) -> dict[str, dict[str, str]]:
 
 def _cache_key(path: Path) -> str:
     st = path.stat()
-    return f"{st.st_size}:{st.st_mtime_ns}:{FORMAT}:{path}"
+    return f"{_content_hash(str(path), st.st_size, st.st_mtime_ns)}:{FORMAT}"
+
+
+@lru_cache(maxsize=8)
+def _content_hash(path: str, size: int, mtime_ns: int) -> str:
+    """BLAKE2b of the CSV, remembered in a stamp file for (path, size, mtime) so a start reads no 2 MB."""
+    stamp = cache_dir() / "hipify_index_stamp.marshal"
+    try:
+        with stamp.open("rb") as fh:
+            stamps = marshal.load(fh)
+        if not isinstance(stamps, dict):
+            stamps = {}
+    except (OSError, EOFError, ValueError, TypeError):
+        stamps = {}
+    known = stamps.get(path)
+    if known and known[0] == size and known[1] == mtime_ns:
+        return known[2]
+    import hashlib
+
+    digest = hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+    stamps[path] = (size, mtime_ns, digest)
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as fh:
+            marshal.dump(stamps, fh)
+        os.replace(tmp, stamp)
+    except OSError:
+        pass
+    return digest
 
 
 def _cache_file(table: str) -> Path:

@@ -158,3 +158,35 @@ def stats_text(result: Result, findings: list[Finding], name: str, lang: str) ->
     lines.append("  " + t("hipify.cli.stats_lint", lang, errors=by_sev.get("error", 0),
                           warnings=by_sev.get("warning", 0), infos=by_sev.get("info", 0)))
     return "\n".join(lines)
+
+
+def minimum_rocm_lines(minimum, name: str, lang: str, limit: int = 8) -> list[str]:
+    """The minimum-ROCm line for stderr, then one file:line:col warning per API newer than --rocm-version."""
+    from rocm_bridge.hipify.minrocm import short
+
+    if not minimum.version:
+        return []
+    raising = minimum.raising
+    if raising:
+        shown = ", ".join(f"{r.hip_name} {short(r.added)}" for r in raising[:limit])
+        if len(raising) > limit:
+            shown += t("hipify.minrocm.more", lang, n=len(raising) - limit)
+        lines = [t("hipify.minrocm.line", lang, name=name, version=minimum.version, apis=shown)]
+    else:
+        lines = [t("hipify.minrocm.line_any", lang, name=name, version=minimum.version)]
+    for r in minimum.too_new:
+        lines.append(f"{name}:{r.line}:{r.col}: " + t("hipify.minrocm.too_new", lang, hip=r.hip_name, cuda=r.cuda_name,
+                                                       added=short(r.added), target=minimum.target))
+    return lines
+
+
+def minimum_rows(minimum, lang: str) -> list[dict[str, object]]:
+    """Rows for the page's table: the APIs that raise the minimum, newest first."""
+    from rocm_bridge.hipify.minrocm import _key, short
+
+    target = minimum.target
+    return [
+        {"hip_name": r.hip_name, "cuda_name": r.cuda_name, "added": short(r.added), "line": r.line, "uses": r.uses,
+         "too_new": bool(target) and _key(r.added) > _key(target)}
+        for r in minimum.raising
+    ]

@@ -116,7 +116,7 @@ _ZIP_KEYS = {
 }
 
 
-def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES) -> list[tuple[str, bytes]]:
+def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES, include=None) -> list[tuple[str, bytes]]:
     """The source files of a zip archive as (relative path, bytes), refusing anything unsafe (rocm_bridge.archive:
     traversal, links, encryption, duplicates, more than ZIP_MAX_FILES members, bombs, more than ZIP_MAX_TOTAL of
     sources). Non-source members are skipped."""
@@ -127,7 +127,7 @@ def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES) -> list[tuple[str, by
 
     try:
         zf = archive.open_zip(data)
-        members = archive.check_members(zf, zip_limits(), include=is_source_name, windows_separators=True)
+        members = archive.check_members(zf, zip_limits(), include=include or is_source_name, windows_separators=True)
         return [(name, archive.read_member(zf, info, ZIP_MAX_TOTAL)) for name, info in members]
     except archive.ArchiveProblem as problem:
         if problem.reason == "not_zip":

@@ -142,6 +142,9 @@ def project_picker(results: list[pm.FileResult]) -> pm.FileResult:
                      tr("hipify.page.metric_lines"): s.lines_changed, tr("hipify.page.metric_lint"): len(fr.findings)})
     with st.expander(tr("hipify.page.project_table")):
         st.dataframe(rows, hide_index=True, width="stretch")
+    from rocm_bridge.ui.hipify_project import render_project  # project report, build files (hipify-data)
+
+    render_project(results)
     paths = [fr.path for fr in results]
     chosen = st.selectbox(tr("hipify.page.file_pick"), paths, key="hp_file")
     return results[paths.index(chosen)]
@@ -216,6 +219,9 @@ def render_report(fr: pm.FileResult) -> None:
             for x in result.launches],
            {"line": "hipify.col.line", "kernel": "hipify.col.kernel", "rewritten": "hipify.col.rewritten",
             "note": "hipify.col.note"})
+    from rocm_bridge.ui.hipify_project import render_minimum_rocm  # minimum ROCm section (hipify-data)
+
+    render_minimum_rocm(fr)
     with st.expander(tr("hipify.page.formula")):
         formula_card("coverage")
     source_note(tr("hipify.page.source"))

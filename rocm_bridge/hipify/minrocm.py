@@ -1,0 +1,100 @@
+"""Minimum ROCm of a translated file: the oldest release that has every HIP API the output uses.
+
+Each converted reference's HIP name has a "HIP added" version in data/hipify_mappings.csv (HIPIFY's
+`HIP_*_VER_MAP`). HIPIFY writes these as ROCm release numbers for the runtime and the libraries alike (hipBLAS
+names added "5.7.0" arrived in ROCm 5.7; Debian's ROCm 5.2 `hipcc --version` reports "HIP version: 5.2.21153"), so
+the largest of them is the oldest ROCm the file can compile on. Versions before 3.x predate ROCm's current
+numbering; they do not raise the minimum above the FLOOR release.
+
+`--rocm-version X` turns it into a check: every API added after X is listed (it will not compile on X).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rocm_bridge.hipify.index import HIP_ADDED, active_map, fields
+from rocm_bridge.hipify.translator import CONVERTED, Result
+
+FLOOR = "3.5"  # below this HIPIFY's HIP versions are HIP's own 1.x/2.x numbers, not ROCm releases
+RAISES_FROM = (4, 0)  # APIs added in ROCm 4.0 or later are the ones listed as raising the minimum
+
+
+class Requirement(NamedTuple):
+    """One HIP API of the output with the release that added it."""
+
+    hip_name: str
+    cuda_name: str
+    added: str  # "5.7.0"
+    line: int  # first use
+    col: int
+    uses: int
+
+
+class MinimumRocm(NamedTuple):
+    version: str  # oldest ROCm with every API: "5.7" (FLOOR when nothing needs more; "" = no HIP API used)
+    requirements: list[Requirement]  # every HIP API with a known version, newest first
+    target: str = ""  # --rocm-version
+    too_new: tuple[Requirement, ...] = ()  # added after target
+
+    @property
+    def raising(self) -> list[Requirement]:
+        """The APIs that push the minimum up (added in ROCm 4.0 or later), newest first."""
+        return [r for r in self.requirements if _key(r.added) >= RAISES_FROM]
+
+
+def _key(version: str) -> tuple[int, ...]:
+    parts = []
+    for piece in version.split("."):
+        if not piece.isdigit():
+            break
+        parts.append(int(piece))
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts) or (0,)
+
+
+def short(version: str) -> str:
+    """'5.7.0' -> '5.7'; '6.1.2' -> '6.1.2'."""
+    key = _key(version)
+    return ".".join(str(p) for p in (key + (0,))[: max(2, len(key))])
+
+
+def valid_version(text: str) -> bool:
+    parts = text.strip().split(".")
+    return 1 <= len(parts) <= 3 and all(p.isdigit() for p in parts)
+
+
+def minimum_rocm(result: Result, target: str = "") -> MinimumRocm:
+    """The minimum ROCm of result's output, and with target the APIs newer than that release."""
+    table = active_map(result.options.roc, result.options.miopen)
+    by_hip: dict[str, dict] = {}
+    any_hip = False
+    for ref in result.references:
+        if ref.status != CONVERTED or not ref.hip_name:
+            continue
+        any_hip = True
+        rec = table.get(ref.name)
+        added = fields(rec)[HIP_ADDED] if rec is not None else ""
+        if not added:
+            continue
+        entry = by_hip.get(ref.hip_name)
+        if entry is None:
+            by_hip[ref.hip_name] = {"cuda": ref.name, "added": added, "line": ref.line, "col": ref.col, "uses": 1}
+        else:
+            entry["uses"] += 1
+    reqs = sorted(
+        (Requirement(h, e["cuda"], e["added"], e["line"], e["col"], e["uses"]) for h, e in by_hip.items()),
+        key=lambda r: (r.line, r.col),
+    )
+    reqs.sort(key=lambda r: (_key(r.added) + (0, 0, 0))[:3], reverse=True)  # newest first, then by first use
+    if not any_hip:
+        version = ""
+    elif reqs and _key(reqs[0].added) > _key(FLOOR):
+        version = short(reqs[0].added)
+    else:
+        version = FLOOR
+    too_new: tuple[Requirement, ...] = ()
+    if target:
+        too_new = tuple(r for r in reqs if _key(r.added) > _key(target))
+    return MinimumRocm(version, reqs, target, too_new)
