@@ -5,8 +5,8 @@ import streamlit as st
 from rocm_bridge.i18n import t
 from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.quiz.paper import EXAM_SIZES, SECONDS_PER_QUESTION
-from rocm_bridge.ui import lang, page_header, tr
 from rocm_bridge.ui import classroom_view as cv
+from rocm_bridge.ui import lang, page_header, tr
 from rocm_bridge.ui import quiz_widgets as qw
 from rocm_bridge.ui.state import parse_flag, share_link
 

@@ -21,8 +21,8 @@ from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.quiz import report, scoring, store
 from rocm_bridge.quiz.generate import generators_for
 from rocm_bridge.quiz.model import Question
-from rocm_bridge.quiz.text import md_content
 from rocm_bridge.quiz.progress import mastery_by_chapter
+from rocm_bridge.quiz.text import md_content
 from rocm_bridge.text import csv_safe, md_escape
 from rocm_bridge.ui import lang, show_error, tr
 from rocm_bridge.ui import learner as learner_mod
