@@ -33,7 +33,9 @@ def find_bindir() -> Path | None:
     """The directory holding initdb / pg_ctl / postgres, or None when PostgreSQL is not installed."""
     env = os.environ.get("ROCM_BRIDGE_PG_BIN")
     candidates = [Path(env)] if env else []
-    debian = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
+    debian = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0
+    )
     candidates += reversed(debian)
     on_path = shutil.which("pg_ctl")
     if on_path:

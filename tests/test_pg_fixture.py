@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import psycopg
 import pytest
-
 from pg import DB_USER
+
 from rocm_bridge.quiz.store import Store, StoreUnavailable
 
 
