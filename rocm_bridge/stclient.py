@@ -97,19 +97,26 @@ class Tab:
         self._triggers: set[str] = set()
 
     @classmethod
-    async def open(cls, base_url: str, cookies: dict[str, str] | None = None, timeout: float = 30) -> Tab:
+    async def open(
+        cls, base_url: str, cookies: dict[str, str] | None = None, *, session_id: str = "", timeout: float = 30
+    ) -> Tab:
+        """Open the websocket; `session_id` asks to resume that session, as a browser does after a reconnect."""
         from websockets.asyncio.client import connect  # a Streamlit dependency
 
         cookies = dict(cookies or {})
+        # The browser repurposes the subprotocol list: ["streamlit", xsrf token, session to resume].
+        protocols = ["streamlit", "no-xsrf", session_id] if session_id else ["streamlit"]
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else None
         ws = await asyncio.wait_for(
-            connect(base_url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
+            connect(base_url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=protocols,
                     additional_headers=headers, max_size=None, open_timeout=timeout),
             timeout,
         )  # fmt: skip
         sock = ws.transport.get_extra_info("socket")
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return cls(ws, base_url, cookies)
+        tab = cls(ws, base_url, cookies)
+        tab.session_id = session_id
+        return tab
 
     @property
     def upstream(self) -> str:

@@ -125,12 +125,27 @@ class PgCluster:
         return self
 
     def _createdb(self) -> None:
+        with self._admin() as conn:
+            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+
+    def _admin(self):
         import psycopg
 
-        with psycopg.connect(
-            host="127.0.0.1", port=self.port, user=DB_USER, password=self.password, dbname="postgres", autocommit=True
-        ) as conn:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+        return psycopg.connect(host="127.0.0.1", port=self.port, user=DB_USER, password=self.password,
+                               dbname="postgres", autocommit=True)  # fmt: skip
+
+    def create_database(self) -> str:
+        """A new empty database in this cluster; returns its SQLAlchemy URL."""
+        name = f"t_{secrets.token_hex(6)}"
+        with self._admin() as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url.rsplit("/", 1)[0] + "/" + name
+
+    def drop_database(self, url: str) -> None:
+        """Drop it, ending any connections still open to it (PostgreSQL 13+)."""
+        name = url.rsplit("/", 1)[1]
+        with self._admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def log(self) -> str:
         try:
@@ -180,15 +195,9 @@ def postgres():
 @pytest.fixture
 def pg_url(postgres):
     """A fresh, empty database in the session's cluster for one test, dropped (connections and all) after it."""
-    import psycopg
-
-    name = f"t_{secrets.token_hex(6)}"
-    admin = dict(host="127.0.0.1", port=postgres.port, user=DB_USER, password=postgres.password, autocommit=True)
-    with psycopg.connect(dbname="postgres", **admin) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield postgres.url.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(dbname="postgres", **admin) as conn:
-        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    url = postgres.create_database()
+    yield url
+    postgres.drop_database(url)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
