@@ -46,7 +46,7 @@ class Element:
 
     @property
     def text(self) -> str:
-        for name in ("body", "label", "text", "message"):
+        for name in ("body", "label", "text", "message", "code_text"):
             value = getattr(self.proto, name, None)
             if isinstance(value, str) and value:
                 return value
@@ -248,6 +248,10 @@ class Tab:
         elif ty in ("radio", "selectbox"):
             options = list(widget.proto.options)
             ws.string_value = options[value] if isinstance(value, int) else str(value)
+        elif ty in ("button_group", "multiselect"):  # formatted option text, as the browser sends it
+            options = [getattr(o, "content", o) for o in widget.proto.options]
+            picks = value if isinstance(value, list | tuple) else [value]
+            ws.string_array_value.data[:] = [options[v] if isinstance(v, int) else str(v) for v in picks]
         elif ty == "slider":
             ws.double_array_value.data[:] = [float(v) for v in (value if isinstance(value, list | tuple) else [value])]
         else:

@@ -45,7 +45,8 @@ class Stack:
         def one(i: int) -> tuple[subprocess.Popen, str]:
             data = self.dir / f"replica{i}"
             data.mkdir()
-            env = {"ROCM_BRIDGE_DB_URL": self.db_url, "ROCM_BRIDGE_DATA_DIR": str(data), **self.extra_env}
+            env = {"ROCM_BRIDGE_DB_URL": self.db_url, "ROCM_BRIDGE_DATA_DIR": str(data), "ROCM_BRIDGE_TRUST_PROXY": "1",
+                   **self.extra_env}  # fmt: skip
             return start_server(timeout_s=90, env=env, log=self.dir / f"replica{i}.log")
 
         try:

@@ -81,7 +81,8 @@ def test_compose_wires_db_replicas_and_nginx(compose):
     url = app["environment"]["ROCM_BRIDGE_DB_URL"]
     assert url.startswith("postgresql+psycopg://") and "@db:5432/" in url
     assert db["environment"]["POSTGRES_USER"] in url and url.endswith("/" + db["environment"]["POSTGRES_DB"])
-    assert app["expose"] == [str(APP_PORT)]
+    assert app["expose"] == [str(APP_PORT)] and "ports" not in app  # reachable only through nginx, so
+    assert app["environment"]["ROCM_BRIDGE_TRUST_PROXY"] == "1"  # its X-Real-IP can be trusted
     assert app["depends_on"]["db"]["condition"] == "service_healthy"
     assert "replicas" in app["deploy"]
     assert lb["depends_on"]["app"]["condition"] == "service_healthy"
@@ -132,6 +133,7 @@ def test_template_proxies_websockets_and_sticks(compose):
     stream = text[text.index("location = /_stcore/stream") :]
     stream = stream[: stream.index("}")]
     assert "proxy_set_header Upgrade $http_upgrade;" in stream
+    assert text.count("proxy_set_header X-Real-IP $remote_addr;") == text.count("proxy_pass ")
     assert re.search(r"proxy_read_timeout (\d+)s;", stream).group(1) == "3600"
     assert re.search(r"hash \$rb_route consistent;", text)
     assert f"location = {HEALTH_PATH}" in text
@@ -149,7 +151,8 @@ def test_kubernetes_manifests_agree(k8s):
     uid = re.search(r"--uid (\d+)", " ".join(instr("RUN"))).group(1)
     assert pod["securityContext"]["runAsNonRoot"] and str(pod["securityContext"]["runAsUser"]) == uid
     secret = k8s[("Secret", "rocm-bridge")]["stringData"]
-    env = {e["name"]: e["valueFrom"]["secretKeyRef"] for e in c["env"]}
+    env = {e["name"]: e["valueFrom"]["secretKeyRef"] for e in c["env"] if "valueFrom" in e}
+    assert {e["name"]: e.get("value") for e in c["env"]}["ROCM_BRIDGE_TRUST_PROXY"] == "1"
     assert set(env) == {"ROCM_BRIDGE_DB_URL", "STREAMLIT_SERVER_COOKIE_SECRET"}
     assert all(ref["name"] == "rocm-bridge" and ref["key"] in secret for ref in env.values())
     assert secret["ROCM_BRIDGE_DB_URL"].startswith("postgresql+psycopg://")
