@@ -1,4 +1,7 @@
-"""Persistence: nicknames, answers, aggregation, CSV export and concurrent writers (SQLite WAL)."""
+"""Persistence: nicknames, answers, aggregation, CSV export and concurrent writers.
+
+Tests that take `store` or `db_url` run twice: on SQLite (WAL) and on a private PostgreSQL cluster (tests/pg.py).
+"""
 
 from __future__ import annotations
 
@@ -15,8 +18,8 @@ from rocm_bridge.quiz.store import NicknameError, Store, csv_safe, default_url, 
 
 
 @pytest.fixture
-def store(tmp_path):
-    return Store(f"sqlite:///{tmp_path / 'quiz.sqlite3'}")
+def store(db_url):
+    return Store(db_url)
 
 
 def _answer(s, lid, qid="ch1.wavefront-size", correct=True, given=64, **kw):
@@ -121,8 +124,8 @@ def test_csv_export_neutralises_formulas(store):
     assert csv_safe("+1") == "'+1" and csv_safe("ok") == "ok"
 
 
-def test_many_threads_writing_lose_nothing(tmp_path):
-    s = Store(f"sqlite:///{tmp_path / 'busy.sqlite3'}")
+def test_many_threads_writing_lose_nothing(db_url):
+    s = Store(db_url)
     n_threads, per_thread = 12, 40
     errors: list[BaseException] = []
     start = threading.Barrier(n_threads)
@@ -151,8 +154,8 @@ def test_many_threads_writing_lose_nothing(tmp_path):
     assert len(s.history(s.learner_id("student0"))) == 2 * per_thread
 
 
-def test_get_store_is_cached_per_url(tmp_path):
-    url = f"sqlite:///{tmp_path / 'c.sqlite3'}"
+def test_get_store_is_cached_per_url(db_url):
+    url = db_url
     assert get_store(url) is get_store(url)
     store_mod._STORES.pop(url)
 

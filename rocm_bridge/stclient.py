@@ -1,0 +1,269 @@
+"""A small headless Streamlit client over the websocket protocol (tests and bench scripts; loopback only).
+
+It speaks what a browser tab speaks on /_stcore/stream: BackMsg.rerun_script (page, query string, widget values,
+fragment id) out, ForwardMsg deltas in until script_finished. It keeps the elements of the last run, so a caller
+can find a widget by key or label, set it, click a button and rerun, like AppTest but against a real server (or
+nginx in front of several). Cookies and the handshake's response headers are kept, so sticky routing is visible.
+
+    async with await Tab.open("http://127.0.0.1:8501") as tab:
+        await tab.run("quiz", "lang=en")
+        tab.set(tab.widget("text_input", key="qz_nick"), "ana")
+        await tab.run("quiz", "lang=en")
+
+streamlit and websockets are imported when a tab opens, not with this module (core import rule).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from typing import Any
+
+QUICKACK = hasattr(socket, "TCP_QUICKACK")
+WIDGET_TYPES = {
+    "button", "form_submit_button", "text_input", "text_area", "number_input", "checkbox", "radio", "selectbox",
+    "slider", "button_group", "multiselect", "download_button",
+}  # fmt: skip
+
+
+@dataclass
+class Element:
+    path: tuple[int, ...]
+    type: str
+    proto: Any  # the element's own proto (e.g. Markdown, Button)
+
+    @property
+    def id(self) -> str:
+        return getattr(self.proto, "id", "")
+
+    @property
+    def label(self) -> str:
+        return getattr(self.proto, "label", "")
+
+    @property
+    def text(self) -> str:
+        for name in ("body", "label", "text", "message", "code_text"):
+            value = getattr(self.proto, name, None)
+            if isinstance(value, str) and value:
+                return value
+        return ""
+
+
+@dataclass
+class RunResult:
+    seconds: float
+    status: str
+    elements: list[Element] = field(default_factory=list)
+    messages: int = 0
+
+
+def get(url: str, cookies: dict[str, str] | None = None, timeout: float = 10) -> tuple[int, dict[str, str], bytes]:
+    """A plain HTTP GET (what a browser does before opening the websocket): status, headers, body.
+
+    Set-Cookie values are merged into `cookies` when a dict is given."""
+    req = urllib.request.Request(url)
+    if cookies:
+        req.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()))
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            status, headers, body = resp.status, resp.headers, resp.read()
+    except urllib.error.HTTPError as err:
+        status, headers, body = err.code, err.headers, err.read()
+    if cookies is not None:
+        for raw in headers.get_all("Set-Cookie") or []:
+            jar = SimpleCookie()
+            jar.load(raw)
+            cookies.update({k: m.value for k, m in jar.items()})
+    return status, {k: v for k, v in headers.items()}, body
+
+
+class Tab:
+    """One browser tab: one websocket, one Streamlit session."""
+
+    def __init__(self, ws: Any, base_url: str, cookies: dict[str, str]) -> None:
+        self.ws = ws
+        self.base_url = base_url
+        self.cookies = cookies
+        self.headers = {k.lower(): v for k, v in ws.response.headers.raw_items()}
+        self.session_id = ""
+        self.elements: dict[tuple[int, ...], Element] = {}
+        self.auto_rerun: dict[str, float] = {}  # fragment id -> interval s (st.fragment(run_every=...))
+        self.exceptions: list[str] = []
+        self._states: dict[str, Any] = {}  # widget id -> WidgetState, sent with every rerun (like the browser)
+        self._triggers: set[str] = set()
+
+    @classmethod
+    async def open(
+        cls, base_url: str, cookies: dict[str, str] | None = None, *, session_id: str = "", timeout: float = 30
+    ) -> Tab:
+        """Open the websocket; `session_id` asks to resume that session, as a browser does after a reconnect."""
+        from websockets.asyncio.client import connect  # a Streamlit dependency
+
+        cookies = dict(cookies or {})
+        # The browser repurposes the subprotocol list: ["streamlit", xsrf token, session to resume].
+        protocols = ["streamlit", "no-xsrf", session_id] if session_id else ["streamlit"]
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else None
+        ws = await asyncio.wait_for(
+            connect(base_url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=protocols,
+                    additional_headers=headers, max_size=None, open_timeout=timeout),
+            timeout,
+        )  # fmt: skip
+        sock = ws.transport.get_extra_info("socket")
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        tab = cls(ws, base_url, cookies)
+        tab.session_id = session_id
+        return tab
+
+    @property
+    def upstream(self) -> str:
+        """The replica nginx routed this websocket to (X-RB-Upstream, deploy/nginx), or '' without nginx."""
+        return self.headers.get("x-rb-upstream", "")
+
+    async def __aenter__(self) -> Tab:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+    # --- running ------------------------------------------------------------------------------------------
+
+    async def run(
+        self, page: str = "", query: str = "lang=en", *, fragment_id: str = "", timeout: float = 60
+    ) -> RunResult:
+        """Rerun the script (or one fragment) with the current widget values; wait for script_finished."""
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        msg = BackMsg()
+        rerun = msg.rerun_script
+        rerun.query_string = query
+        rerun.page_name = page
+        if fragment_id:
+            rerun.fragment_id = fragment_id
+            rerun.is_auto_rerun = True
+        for ws in self._states.values():
+            rerun.widget_states.widgets.append(ws)
+        if not fragment_id:
+            self.elements = {}
+        self.exceptions.clear()
+        t0 = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        for wid in self._triggers:  # a click is sent once
+            self._states.pop(wid, None)
+        self._triggers.clear()
+        sock = self.ws.transport.get_extra_info("socket")
+        n = 0
+        while True:
+            if QUICKACK:  # no 40 ms delayed-ACK stall per message on loopback (CONTRIBUTING: facts found)
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
+            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            fwd = ForwardMsg()
+            fwd.ParseFromString(raw)
+            n += 1
+            kind = fwd.WhichOneof("type")
+            if kind == "new_session":
+                self.session_id = fwd.new_session.initialize.session_id or self.session_id
+            elif kind == "delta":
+                self._delta(fwd)
+            elif kind == "auto_rerun":
+                self.auto_rerun[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
+            elif kind == "stop_auto_rerun":
+                self.auto_rerun.clear()
+            elif kind == "page_not_found":
+                raise LookupError(f"page {page!r} not found")
+            elif kind == "script_finished":
+                status = ForwardMsg.ScriptFinishedStatus.Name(fwd.script_finished)
+                if status == "FINISHED_EARLY_FOR_RERUN":
+                    continue
+                return RunResult(time.perf_counter() - t0, status, self.elements_in_order(), n)
+
+    async def run_fragments(self, page: str = "", query: str = "lang=en") -> None:
+        """What the browser's timer does for st.fragment(run_every=...): rerun every auto-rerun fragment once."""
+        for fid in list(self.auto_rerun):
+            await self.run(page, query, fragment_id=fid)
+
+    def _delta(self, fwd: Any) -> None:
+        delta = fwd.delta
+        path = tuple(fwd.metadata.delta_path)
+        if delta.WhichOneof("type") != "new_element":
+            return
+        el = delta.new_element
+        ty = el.WhichOneof("type")
+        if ty is None:
+            return
+        proto = getattr(el, ty)
+        if ty == "exception":
+            self.exceptions.append(f"{proto.type}: {proto.message}")
+        self.elements[path] = Element(path, ty, proto)
+
+    # --- reading and setting --------------------------------------------------------------------------------
+
+    def elements_in_order(self) -> list[Element]:
+        return [self.elements[p] for p in sorted(self.elements)]
+
+    def texts(self) -> str:
+        """All visible text of the last run (markdown, headings, alerts, captions, widget labels), one per line."""
+        return "\n".join(e.text for e in self.elements_in_order() if e.text)
+
+    def widgets(self, type_: str | None = None) -> list[Element]:
+        return [e for e in self.elements_in_order() if e.type in WIDGET_TYPES and (type_ is None or e.type == type_)]
+
+    def widget(self, type_: str, *, key: str | None = None, label: str | None = None) -> Element:
+        """The widget of this type whose user key (the end of its id) or label matches; LookupError if none."""
+        for e in self.widgets(type_):
+            if key is not None and not e.id.endswith(f"-{key}"):
+                continue
+            if label is not None and e.label != label:
+                continue
+            return e
+        have = [(e.type, e.label, e.id.rsplit("-", 1)[-1]) for e in self.widgets()]
+        raise LookupError(f"no {type_} with key={key!r} label={label!r}; widgets: {have}")
+
+    def set(self, widget: Element, value: Any) -> None:
+        """Give a widget a value for the next run (a click for buttons: value ignored)."""
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        ws = WidgetState()
+        ws.id = widget.id
+        ty = widget.type
+        if ty in ("button", "form_submit_button", "download_button"):
+            ws.trigger_value = True
+            self._triggers.add(widget.id)
+        elif ty in ("text_input", "text_area"):
+            ws.string_value = str(value)
+        elif ty == "number_input":
+            if widget.proto.data_type == widget.proto.INT:
+                ws.int_value = int(value)
+            else:
+                ws.double_value = float(value)
+        elif ty == "checkbox":
+            ws.bool_value = bool(value)
+        elif ty in ("radio", "selectbox"):
+            options = list(widget.proto.options)
+            ws.string_value = options[value] if isinstance(value, int) else str(value)
+        elif ty in ("button_group", "multiselect"):  # formatted option text, as the browser sends it
+            options = [getattr(o, "content", o) for o in widget.proto.options]
+            picks = value if isinstance(value, list | tuple) else [value]
+            ws.string_array_value.data[:] = [options[v] if isinstance(v, int) else str(v) for v in picks]
+        elif ty == "slider":
+            ws.double_array_value.data[:] = [float(v) for v in (value if isinstance(value, list | tuple) else [value])]
+        else:
+            raise NotImplementedError(f"setting a {ty} is not supported by this client")
+        self._states[widget.id] = ws
+
+    def click(self, widget: Element) -> None:
+        self.set(widget, True)
+
+
+async def open_through(base_url: str, cookies: dict[str, str] | None = None) -> Tab:
+    """Load the page over HTTP first (collecting cookies such as nginx's rb_route), then open the websocket."""
+    jar = dict(cookies or {})
+    await asyncio.to_thread(get, base_url + "/", jar)
+    return await Tab.open(base_url, jar)
