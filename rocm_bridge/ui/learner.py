@@ -100,21 +100,32 @@ def identify() -> store.Learner | None:
             st.session_state[TRIED] = True
         if from_link:
             st.query_params.pop("me", None)
+    _emit_cookie()
     flush()
     return current()
 
 
+COOKIE_PENDING = "qz_cookie"  # the cookie to write on the next complete run (a rerun would drop the script)
+
+
 def write_cookie(code: str) -> None:
-    clean = "".join(ch for ch in code if ch.isalnum() or ch == "-")[:40]  # our own code: [A-Z0-9-] only
-    st.html(
-        f"<script>document.cookie='{COOKIE}={clean}; Path=/; Max-Age={COOKIE_DAYS * 86400}; SameSite=Lax';</script>",
-        unsafe_allow_javascript=True,
-    )
+    st.session_state[COOKIE_PENDING] = "".join(ch for ch in code if ch.isalnum() or ch == "-")[:40]  # [A-Z0-9-]
 
 
 def forget_cookie() -> None:
-    st.html(f"<script>document.cookie='{COOKIE}=; Path=/; Max-Age=0; SameSite=Lax';</script>",
-            unsafe_allow_javascript=True)  # fmt: skip
+    st.session_state[COOKIE_PENDING] = ""
+
+
+def _emit_cookie() -> None:
+    """Our own script, our own value ([A-Z0-9-] only): sets or clears the rb_me cookie for this site."""
+    value = st.session_state.pop(COOKIE_PENDING, None)
+    if value is None:
+        return
+    age = COOKIE_DAYS * 86400 if value else 0
+    st.html(
+        f"<script>document.cookie='{COOKIE}={value}; Path=/; Max-Age={age}; SameSite=Lax';</script>",
+        unsafe_allow_javascript=True,
+    )
 
 
 def leave() -> None:
