@@ -133,6 +133,7 @@ class Store:
             else:
                 self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20)
             ensure_schema(self.engine)
+            self.close_stale_exams()  # exams nobody came back to (a restart, a closed laptop): not open forever
         except (SQLAlchemyError, OSError) as exc:
             raise StoreUnavailable(detail=type(exc).__name__) from exc
 
