@@ -301,9 +301,15 @@ def class_quizzes(info: classes.ClassInfo) -> None:
     lg = lang()
     st.caption(tr("classroom.teacher.quizzes_intro"))
     ch = st.selectbox(tr("quiz.chapter"), CHAPTERS, key="cr_quiz_ch", format_func=lambda c: t(page(c).title_key, lg))
+    from rocm_bridge.quiz.text import option_order
+
     for i, q in enumerate(papers.chapter_quiz(info.id, ch)):
         with st.container(border=True):
             qw.show_prompt(q, f"{i + 1}")
+            if q.options:  # in the order the students see them
+                labels = q.option_labels(lg)
+                order = option_order(q.id, len(labels), papers.option_seed(info.id))
+                st.markdown("\n".join(f"{pos + 1}. {md_content(labels[j])}" for pos, j in enumerate(order)))
             st.caption(f"{tr('classroom.teacher.answer')}: {md_content(scoring.correct_answer_text(q, lg))}")
 
 

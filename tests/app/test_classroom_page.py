@@ -252,3 +252,37 @@ def test_a_learner_downloads_and_deletes_their_data(app_test, data_dir):
     assert i18n.t("classroom.deleted_mine", "en") in _texts(at.success)
     assert db.resume(code) is None and db.count_answers() == 0
     assert "qz_learner" not in at.session_state
+
+
+def test_a_deleted_class_stops_its_learners_tab_cleanly(app_test, data_dir):
+    db = store_mod.get_store()
+    info, _ = classes.create_class(db, "Gone")
+    at = app_test(QUIZ, qz_set="misconceptions", qz_ch="ch2", qz_gen="false")
+    at.text_input(key="qz_nick").input("Ana")
+    at.text_input(key="qz_join_code").input(info.join_code)
+    at.button[0].click().run()
+    classes.delete_class(db, info.id)  # the teacher deletes the class meanwhile
+    ((ctx, deck),) = [(k, v) for k, v in at.session_state["qz_decks"].items() if k.startswith("practice_")]
+    _set(at, deck[0], f"qz_w_{ctx}_{deck[0].id}", _right(deck[0]))
+    at.run()
+    at.button(key=f"qz_check_{ctx}").click().run()
+    at.run()
+    assert not at.exception
+    assert "qz_learner" not in at.session_state and not at.session_state["qz_outbox"]
+    assert db.count_answers() == 0
+    assert not any("NOT saved" in w for w in _texts(at.warning)), "not a database outage"
+
+
+def test_chapter_quiz_says_whether_it_was_saved(app_test, data_dir):
+    db = store_mod.get_store()
+    me, code = db.join("Ana")
+    at = app_test("views/ch8_env_check.py", me=code)
+    bank = load_bank()
+    for w in [w for w in at.radio if (w.key or "").startswith("qz_w_ch_")]:
+        q = bank.get(w.key.split("_", 5)[-1])
+        if q is not None:
+            _set(at, q, w.key, _right(q))
+    [b for b in at.button if b.label == i18n.t("quiz.chapter_quiz.check", "en")][0].click().run()
+    assert not at.exception
+    assert i18n.t("classroom.saved", "en") in _texts(at.caption)
+    assert db.count_answers() >= 1
