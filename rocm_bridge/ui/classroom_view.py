@@ -7,6 +7,7 @@ rocm_bridge.classroom.classes.teacher_login, rate-limited); the key lives only i
 
 from __future__ import annotations
 
+import html
 import json
 import time
 from collections import Counter
@@ -233,7 +234,7 @@ def class_results(info: classes.ClassInfo) -> None:
             per_ch[c.chapter][1] += c.pool
     qw.mastery_chart(
         [(ch, m / p if p else 0.0, f"{100 * m / p:.0f} %" if p else "") for ch, (m, p) in per_ch.items()],
-        title=tr("classroom.teacher.chart_title", name=info.name),
+        title=tr("classroom.teacher.chart_title", name=html.escape(info.name)),  # Plotly titles take <a href>
         source=tr("classroom.teacher.chart_source", n=len(students), when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())),
         key="cr_mastery_chart",
     )  # fmt: skip

@@ -94,7 +94,7 @@ def test_teacher_creates_a_class_and_needs_the_key(app_test, app_db):
     assert "stranger" not in _everything_shown(at)
     assert len(at.get("download_button")) == 3
     (chart,) = at.get("plotly_chart")
-    assert "GPU" in chart.proto.spec and "%" in chart.proto.spec
+    assert "GPU &lt;b&gt;101" in chart.proto.spec and "%" in chart.proto.spec  # Plotly renders <b>, <a href>
 
     visitor = app_test(CLASSROOM, cr_tab="teacher")  # a visitor with the code but not the key
     visitor.text_input(key="cr_open_code").input(info.join_code)
