@@ -222,7 +222,7 @@ def class_results(info: classes.ClassInfo) -> None:
     except Exception as exc:  # noqa: BLE001
         _outage(exc)
         return
-    st.markdown(tr("progress.class_size", learners=len(students), answers=n_answers))
+    st.markdown(tr("classroom.teacher.size", learners=len(students), answers=n_answers))
     if not students:
         st.info(tr("classroom.teacher.empty", code=info.join_code))
         _delete_class(db, info)
@@ -243,7 +243,7 @@ def class_results(info: classes.ClassInfo) -> None:
         [
             {tr("classroom.col.nickname"): s["nickname"], tr("progress.col_answers"): s["answers"],
              tr("progress.col_accuracy"): f"{s['accuracy_percent']:.0f} %" if s["accuracy_percent"] is not None else "—",
-             tr("progress.col_mastery"): f"{s['mastery_percent']:.0f} %", tr("progress.exams"): s["exams"],
+             tr("progress.col_mastery"): f"{s['mastery_percent']:.0f} %", tr("classroom.col.exams"): s["exams"],
              tr("classroom.col.last_exam"): s["last_exam"]}
             for s in students
         ],
