@@ -59,6 +59,11 @@ def _poll_fragment() -> None:
         poll = polls.current_poll(db, info.id)
     except Exception:  # noqa: BLE001 - the outbox notice tells about outages; the poll just waits
         return
+    shown = st.session_state.get("cr_poll_shown")
+    if shown is not None and (poll is None or poll.id != shown or poll.status != "open"):
+        st.session_state.pop("cr_poll_shown", None)
+        if st.session_state.get(f"cr_poll_send_{shown}"):  # sent just as the teacher closed it: not counted
+            st.warning(tr("classroom.poll.closed_before"))
     if poll is None:
         st.caption(tr("classroom.poll.none"))
         return
@@ -87,6 +92,7 @@ def _poll_fragment() -> None:
             st.success(tr("classroom.poll.received"), icon=":material/how_to_vote:")
             return
         key = f"cr_poll_w_{poll.id}"
+        st.session_state["cr_poll_shown"] = poll.id
         qw.question_input(q, key)
         if st.button(tr("classroom.poll.send"), key=f"cr_poll_send_{poll.id}", type="primary"):
             given = qw.answer_of(q, key)

@@ -286,3 +286,20 @@ def test_chapter_quiz_says_whether_it_was_saved(app_test, data_dir):
     assert not at.exception
     assert i18n.t("classroom.saved", "en") in _texts(at.caption)
     assert db.count_answers() >= 1
+
+
+def test_a_poll_closed_as_a_student_sends_says_so(app_test, data_dir):
+    db = store_mod.get_store()
+    info, _ = classes.create_class(db, "Closing")
+    poll = polls.open_poll(db, info.id, "ch1.cudnn-counterpart")
+    s = app_test(CLASSROOM)
+    s.text_input(key="qz_nick").input("Ana")
+    s.text_input(key="qz_join_code").input(info.join_code)
+    s.button[0].click().run()
+    s.radio(key=f"cr_poll_w_{poll.id}").set_value(1).run()
+    polls.close(db, poll)  # the teacher closes it before the student's click arrives
+    s.button(key=f"cr_poll_send_{poll.id}").click().run()
+    assert not s.exception
+    assert i18n.t("classroom.poll.closed_before", "en") in _texts(s.warning)
+    assert i18n.t("classroom.poll.received", "en") not in _texts(s.success)
+    assert polls.distribution(db, poll.id)[1] == 0 and db.count_answers() == 0
