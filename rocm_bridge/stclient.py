@@ -35,6 +35,7 @@ class Element:
     path: tuple[int, ...]
     type: str
     proto: Any  # the element's own proto (e.g. Markdown, Button)
+    fragment_id: str = ""  # set when a fragment drew it: a click on it reruns that fragment only
 
     @property
     def id(self) -> str:
@@ -135,9 +136,12 @@ class Tab:
     # --- running ------------------------------------------------------------------------------------------
 
     async def run(
-        self, page: str = "", query: str = "lang=en", *, fragment_id: str = "", timeout: float = 60
+        self, page: str = "", query: str = "lang=en", *, fragment_id: str = "", auto: bool = False, timeout: float = 60
     ) -> RunResult:
-        """Rerun the script (or one fragment) with the current widget values; wait for script_finished."""
+        """Rerun the script (or one fragment) with the current widget values; wait for script_finished.
+
+        A full run starts from a blank page (and forgets the old page's fragment timers, as the browser does);
+        a fragment run replaces only what that fragment drew. `auto`: a timer's rerun, not a click."""
         from streamlit.proto.BackMsg_pb2 import BackMsg
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -147,11 +151,14 @@ class Tab:
         rerun.page_name = page
         if fragment_id:
             rerun.fragment_id = fragment_id
-            rerun.is_auto_rerun = True
+            rerun.is_auto_rerun = auto
         for ws in self._states.values():
             rerun.widget_states.widgets.append(ws)
-        if not fragment_id:
+        if fragment_id:
+            self.elements = {p: e for p, e in self.elements.items() if e.fragment_id != fragment_id}
+        else:
             self.elements = {}
+            self.auto_rerun = {}
         self.exceptions.clear()
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
@@ -187,7 +194,11 @@ class Tab:
     async def run_fragments(self, page: str = "", query: str = "lang=en") -> None:
         """What the browser's timer does for st.fragment(run_every=...): rerun every auto-rerun fragment once."""
         for fid in list(self.auto_rerun):
-            await self.run(page, query, fragment_id=fid)
+            await self.run(page, query, fragment_id=fid, auto=True)
+
+    async def run_for(self, widget: Element, page: str = "", query: str = "lang=en") -> RunResult:
+        """The rerun a change of this widget triggers: its fragment's, or the whole page's."""
+        return await self.run(page, query, fragment_id=widget.fragment_id)
 
     def _delta(self, fwd: Any) -> None:
         delta = fwd.delta
@@ -201,7 +212,7 @@ class Tab:
         proto = getattr(el, ty)
         if ty == "exception":
             self.exceptions.append(f"{proto.type}: {proto.message}")
-        self.elements[path] = Element(path, ty, proto)
+        self.elements[path] = Element(path, ty, proto, delta.fragment_id)
 
     # --- reading and setting --------------------------------------------------------------------------------
 
