@@ -46,6 +46,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("coverage", "views/coverage.py", "labs", ":material/checklist:", "coverage.title", "coverage"),
     PageSpec("quiz", "views/quiz.py", "practice", ":material/quiz:", "quiz.title", "quiz"),
     PageSpec("progress", "views/progress.py", "practice", ":material/insights:", "progress.title", "progress"),
+    PageSpec("classroom", "views/classroom.py", "practice", ":material/school:", "classroom.title", "classroom"),
 )
 
 GROUPS: tuple[str, ...] = ("learn", "labs", "practice")
