@@ -42,6 +42,12 @@ class Element:
         return getattr(self.proto, "id", "")
 
     @property
+    def key(self) -> str:
+        """The key the script gave the widget ('' if none): ids look like '$$ID-<hash>-<key>'."""
+        parts = self.id.split("-", 2)
+        return parts[2] if len(parts) == 3 and parts[0] == "$$ID" else ""
+
+    @property
     def label(self) -> str:
         return getattr(self.proto, "label", "")
 
@@ -175,8 +181,13 @@ class Tab:
             fwd.ParseFromString(raw)
             n += 1
             kind = fwd.WhichOneof("type")
-            if kind == "new_session":
+            if kind == "new_session":  # a script run starts (also the second run after st.rerun())
                 self.session_id = fwd.new_session.initialize.session_id or self.session_id
+                redrawn = set(fwd.metadata.run.fragment_ids)
+                if redrawn:
+                    self.elements = {p: e for p, e in self.elements.items() if e.fragment_id not in redrawn}
+                else:
+                    self.elements = {}
             elif kind == "delta":
                 self._delta(fwd)
             elif kind == "auto_rerun":
@@ -226,16 +237,29 @@ class Tab:
     def widgets(self, type_: str | None = None) -> list[Element]:
         return [e for e in self.elements_in_order() if e.type in WIDGET_TYPES and (type_ is None or e.type == type_)]
 
-    def widget(self, type_: str, *, key: str | None = None, label: str | None = None) -> Element:
-        """The widget of this type whose user key (the end of its id) or label matches; LookupError if none."""
+    def find(
+        self, type_: str | None = None, *, key: str | None = None, prefix: str | None = None, label: str | None = None
+    ) -> Element | None:
+        """The first widget (of this type) with this key, key prefix or label; None if there is none."""
         for e in self.widgets(type_):
-            if key is not None and not e.id.endswith(f"-{key}"):
+            if key is not None and e.key != key:
+                continue
+            if prefix is not None and not e.key.startswith(prefix):
                 continue
             if label is not None and e.label != label:
                 continue
             return e
-        have = [(e.type, e.label, e.id.rsplit("-", 1)[-1]) for e in self.widgets()]
-        raise LookupError(f"no {type_} with key={key!r} label={label!r}; widgets: {have}")
+        return None
+
+    def widget(
+        self, type_: str | None = None, *, key: str | None = None, prefix: str | None = None, label: str | None = None
+    ) -> Element:
+        """Like find, but LookupError (listing what is there) when the widget is missing."""
+        found = self.find(type_, key=key, prefix=prefix, label=label)
+        if found is None:
+            have = [(e.type, e.label[:30], e.key) for e in self.widgets()]
+            raise LookupError(f"no {type_} key={key!r} prefix={prefix!r} label={label!r}; widgets: {have}")
+        return found
 
     def set(self, widget: Element, value: Any) -> None:
         """Give a widget a value for the next run (a click for buttons: value ignored)."""
