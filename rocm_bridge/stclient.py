@@ -3,7 +3,9 @@
 It speaks what a browser tab speaks on /_stcore/stream: BackMsg.rerun_script (page, query string, widget values,
 fragment id) out, ForwardMsg deltas in until script_finished. It keeps the elements of the last run, so a caller
 can find a widget by key or label, set it, click a button and rerun, like AppTest but against a real server (or
-nginx in front of several). Cookies and the handshake's response headers are kept, so sticky routing is visible.
+nginx in front of several). Cookies and the handshake's response headers are kept, so sticky routing is visible;
+`document.cookie='k=v; ...'` in an st.html script is applied (the only page JavaScript it runs), so a cookie the
+app writes that way is sent on the next page load like a browser's.
 
     async with await Tab.open("http://127.0.0.1:8501") as tab:
         await tab.run("quiz", "lang=en")
@@ -16,6 +18,7 @@ streamlit and websockets are imported when a tab opens, not with this module (co
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 import time
 import urllib.request
@@ -223,6 +226,12 @@ class Tab:
         proto = getattr(el, ty)
         if ty == "exception":
             self.exceptions.append(f"{proto.type}: {proto.message}")
+        elif ty == "html":  # the one piece of page JavaScript this client runs: cookie writes, as they arrive
+            for name, value in re.findall(r"document\.cookie\s*=\s*'([\w-]+)=([^;']*)", proto.body):
+                if value:
+                    self.cookies[name] = value
+                else:
+                    self.cookies.pop(name, None)
         self.elements[path] = Element(path, ty, proto, delta.fragment_id)
 
     # --- reading and setting --------------------------------------------------------------------------------

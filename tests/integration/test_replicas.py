@@ -155,3 +155,49 @@ def test_live_poll_crosses_replicas_and_answers_land_in_postgres(stack):
     assert sorted(nicks[i] for i in in_poll) == ["student 0", "student 1", "student 2"]
     assert by_mode == {"poll": 3, "practice": 3}
     assert cls.join_code and len(cls.key) >= 20
+
+
+def test_when_a_replica_goes_away_its_browsers_move_and_keep_their_work(stack):
+    """Runs last: it stops a replica. nginx sends the pinned browsers to the other one; the learner is back
+    from the resume cookie and what was acknowledged before is in PostgreSQL."""
+    rng = random.Random(18)
+
+    async def go():
+        teacher = await open_through(stack.url)
+        cls = await flows.create_class(teacher, "Fail-over")
+        await teacher.close()
+        tab = await open_through(stack.url)
+        await flows.join_class(tab, "survivor", cls.join_code)
+        assert "rb_me" in tab.cookies  # the resume code, as the page's script stores it
+        assert await flows.practice_answer(tab, rng)
+        gone = tab.upstream
+        await tab.close()
+        return tab.cookies, gone
+
+    cookies, gone = run(go())
+    i = stack.replica_of(gone)
+    from rocm_bridge.serve import stop_server
+
+    stop_server(stack.procs[i])
+
+    async def after():
+        tab = await open_through(stack.url, cookies)  # a reload: same cookies, rb_route still names the dead one
+        assert tab.upstream != gone and tab.upstream in stack.upstreams
+        await tab.run(flows.QUIZ, "lang=en")
+        assert flows.label("quiz.nick.as", nick="survivor") in tab.texts()  # resumed, not a new learner
+        assert await flows.practice_answer(tab, rng)
+        assert not tab.exceptions
+        await tab.close()
+
+    run(after())
+    engine = create_engine(stack.db_url)
+    try:
+        with engine.connect() as conn:
+            n = conn.execute(
+                select(func.count())
+                .select_from(answers.join(learners, answers.c.learner_id == learners.c.id))
+                .where(learners.c.nickname == "survivor")
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    assert n == 2
