@@ -57,16 +57,17 @@ def create_class(store, name: str, who: str = "local") -> tuple[ClassInfo, str]:
     ratelimit.failed(store, "create", who)  # creating counts: one address cannot fill the table
     key = codes.new_teacher_key()
     salt, digest = codes.hash_key(key)
+    now = time.time()
     for _ in range(8):  # a clash of 6-character codes is rare; try another
         join_code = codes.new_join_code()
         try:
             with store.engine.begin() as conn:
                 cid = conn.execute(
                     classes.insert().values(
-                        join_code=join_code, name=name, key_salt=salt, key_hash=digest, created_at=time.time()
+                        join_code=join_code, name=name, key_salt=salt, key_hash=digest, created_at=now
                     )
                 ).inserted_primary_key[0]
-            return ClassInfo(int(cid), join_code, name, time.time()), key
+            return ClassInfo(int(cid), join_code, name, now), key
         except IntegrityError:
             continue
     raise RuntimeError("could not find a free join code")

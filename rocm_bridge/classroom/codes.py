@@ -98,9 +98,14 @@ def _confusable_classes() -> dict[str, str]:
     return {c: find(c) for c in list(parent)}
 
 
-def skeleton(text: str) -> str:
-    """NFKC, case-folded, each character replaced by its look-alike class: 'Аlice' (Cyrillic А) == 'AIice' == 'alice'."""
+def skeleton(text: str, *, fold: bool = True) -> str:
+    """Each character replaced by its look-alike class, after NFKC (and case folding with fold=True).
+
+    Case folding and look-alikes do not commute (capital I looks like l, small i does not), so a nickname has
+    two keys, both unique in a class: skeleton(nick) makes 'ALICE' == 'alice' == 'Аlice' (Cyrillic А), and
+    skeleton(nick, fold=False) makes 'AIice' (capital I) == 'Alice'."""
     table = _confusable_classes()
-    mapped = "".join(table.get(c, c) for c in unicodedata.normalize("NFKC", text))  # capital I before folding
-    folded = unicodedata.normalize("NFKC", mapped.casefold())
-    return "".join(table.get(c, c) for c in folded)
+    text = unicodedata.normalize("NFKC", text)
+    if fold:
+        text = unicodedata.normalize("NFKC", text.casefold())
+    return "".join(table.get(c, c) for c in text)

@@ -116,11 +116,9 @@ def answer(store, poll: Poll, learner_id: int, given: object) -> str:
                         literal(correct, Boolean),
                         literal(now, Float),
                     ).where(is_open),
-                ),
-                # SQLAlchemy reports an INSERT's rowcount only when asked (2.0.28+); psycopg otherwise gives -1
-                execution_options={"preserve_rowcount": True},
-            ).rowcount
-            if inserted != 1:
+                ).returning(poll_answers.c.poll_id)
+            ).first()
+            if inserted is None:  # nothing written: the poll is not open (any more)
                 return "closed"
             conn.execute(
                 answers.insert().values(

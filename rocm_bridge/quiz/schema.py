@@ -69,9 +69,11 @@ learners = Table(
     Column("class_id", Integer, nullable=False, default=0),  # 0: not in a class
     Column("nickname", String(NICK_MAX), nullable=False),
     Column("nickname_key", String(KEY_MAX), nullable=False),  # NFKC + casefold + confusable skeleton
+    Column("nickname_look", String(KEY_MAX), nullable=False),  # NFKC + confusable skeleton (case kept)
     Column("resume_hash", String(64), unique=True),  # sha256 of the resume code; NULL: legacy, unreachable
     Column("created_at", Float, nullable=False),
     UniqueConstraint("class_id", "nickname_key", name="rb_learners_nick_in_class"),
+    UniqueConstraint("class_id", "nickname_look", name="rb_learners_look_in_class"),
 )
 
 exams = Table(
@@ -167,8 +169,9 @@ def _from_v1(conn: Connection) -> None:
         return
     conn.execute(
         text(
-            "INSERT INTO rb_learners (id, class_id, nickname, nickname_key, resume_hash, created_at) "
-            "SELECT id, 0, nickname, 'legacy:' || CAST(id AS VARCHAR(20)), NULL, created_at FROM qz_learners"
+            "INSERT INTO rb_learners (id, class_id, nickname, nickname_key, nickname_look, resume_hash, created_at) "
+            "SELECT id, 0, nickname, 'legacy:' || CAST(id AS VARCHAR(20)), 'legacy:' || CAST(id AS VARCHAR(20)), "
+            "NULL, created_at FROM qz_learners"
         )
     )
     if "qz_exams" in names:

@@ -58,7 +58,7 @@ def validate_nickname(raw: str) -> str:
 
     The length is checked on what the columns hold: the nickname (NICK_MAX characters) and its key."""
     nick = " ".join(unicodedata.normalize("NFKC", str(raw or "")).split())
-    if not NICK_MIN <= len(nick) <= NICK_MAX or len(nickname_key(nick)) > KEY_MAX:
+    if not NICK_MIN <= len(nick) <= NICK_MAX or max(len(nickname_key(nick)), len(nickname_look(nick))) > KEY_MAX:
         raise NicknameError("quiz.errors.nickname_length", min=NICK_MIN, max=NICK_MAX)
     if not _NICK_RE.match(nick):
         raise NicknameError("quiz.errors.nickname_chars")
@@ -70,6 +70,11 @@ def validate_nickname(raw: str) -> str:
 def nickname_key(nick: str) -> str:
     """The uniqueness key: 'Ana', 'ANA' and 'Аna' (Cyrillic А) are one name in a class."""
     return codes.skeleton(nick)
+
+
+def nickname_look(nick: str) -> str:
+    """The second uniqueness key, case kept: 'AIice' (capital I) and 'Alice' are one name in a class."""
+    return codes.skeleton(nick, fold=False)
 
 
 def default_url() -> str:
@@ -151,6 +156,7 @@ class Store:
                         class_id=class_id,
                         nickname=nick,
                         nickname_key=nickname_key(nick),
+                        nickname_look=nickname_look(nick),
                         resume_hash=codes.resume_hash(codes.clean_code(code, codes.RESUME_LEN) or code),
                         created_at=time.time(),
                     )
@@ -158,6 +164,11 @@ class Store:
         except IntegrityError:
             raise NicknameTaken(nick=nick) from None
         return Learner(int(lid), nick, class_id), code
+
+    def learner_id(self, nickname: str, class_id: int = 0) -> int:
+        """The id of a NEW learner with this nickname (scripts and benches; the resume code is dropped).
+        NicknameTaken if the name is in use: a nickname never leads to someone else's history."""
+        return self.join(nickname, class_id)[0].id
 
     def resume(self, code: str) -> Learner | None:
         """The learner this resume code belongs to, or None (wrong, deleted, or not a code at all)."""

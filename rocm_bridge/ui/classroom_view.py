@@ -101,7 +101,7 @@ def _poll_fragment() -> None:
                 st.warning(tr("classroom.poll.closed_before"))
                 return
             mine[poll.id] = scoring.normalize_given(q, given)
-            st.rerun(scope="fragment")
+            st.success(tr("classroom.poll.received"), icon=":material/how_to_vote:")
 
 
 # --- teachers ---------------------------------------------------------------------------------------------
@@ -398,7 +398,7 @@ def _teacher_poll_live(class_id: int) -> None:
         if poll.status == "open":
             if cols[0].button(tr("classroom.poll.reveal"), key=f"cr_reveal_{poll.id}", icon=":material/visibility:"):
                 polls.reveal(db, poll)
-                st.rerun(scope="fragment")
+                st.rerun()
         else:
             st.markdown(tr("classroom.poll.right_n", right=right, n=n))
             st.markdown(
@@ -407,4 +407,4 @@ def _teacher_poll_live(class_id: int) -> None:
             )
         if cols[1].button(tr("classroom.poll.close"), key=f"cr_close_{poll.id}", icon=":material/stop_circle:"):
             polls.close(db, poll)
-            st.rerun(scope="fragment")
+            st.rerun()
