@@ -159,6 +159,16 @@ async def teacher(url: str, args, stats: Stats, clock: dict, created: asyncio.Fu
     cls = await flows.create_class(tab, "Bench class")
     created.set_result(cls)
     await clock["started"].wait()
+    try:
+        await run_poll(tab, args, clock)
+    except Exception as exc:  # noqa: BLE001 - counted and shown
+        stats.errors.append(f"teacher: {type(exc).__name__}: {str(exc)[:300]}")
+    if tab.exceptions:
+        stats.errors.append(f"teacher: {tab.exceptions[:1]}")
+    await tab.close()
+
+
+async def run_poll(tab: Tab, args, clock: dict) -> None:
     q = "lang=en&cr_tab=teacher"
     await asyncio.sleep(max(0.0, clock["look"] - time.monotonic()) + 3)  # the class has switched pages
     clock["opened"] = time.monotonic()
@@ -174,9 +184,6 @@ async def teacher(url: str, args, stats: Stats, clock: dict, created: asyncio.Fu
     close = tab.widget("button", prefix="cr_close_")
     tab.click(close)
     await tab.run_for(close, flows.CLASSROOM, q)
-    if tab.exceptions:
-        stats.errors.append(f"teacher: {tab.exceptions[:1]}")
-    await tab.close()
 
 
 async def lesson(url: str, args, stats: Stats, probe) -> dict:
@@ -258,6 +265,8 @@ def main() -> None:
             )
         engine.dispose()
         upstream_names = st.upstreams
+        if stats.errors:
+            print(st.logs()[-6000:], file=sys.stderr)
     report(args, stats, result, rss, written, in_poll, upstream_names, load0)
 
 

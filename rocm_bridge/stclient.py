@@ -105,6 +105,7 @@ class Tab:
         self.exceptions: list[str] = []
         self._states: dict[str, Any] = {}  # widget id -> WidgetState, sent with every rerun (like the browser)
         self._triggers: set[str] = set()
+        self._page = ("", "")  # (page name asked for, page_script_hash the server ran for it)
 
     @classmethod
     async def open(
@@ -158,6 +159,8 @@ class Tab:
         rerun = msg.rerun_script
         rerun.query_string = query
         rerun.page_name = page
+        if self._page[0] == page and self._page[1]:  # staying on the page: the browser names it by its hash
+            rerun.page_script_hash = self._page[1]
         if fragment_id:
             rerun.fragment_id = fragment_id
             rerun.is_auto_rerun = auto
@@ -179,7 +182,11 @@ class Tab:
         while True:
             if QUICKACK:  # no 40 ms delayed-ACK stall per message on loopback (CONTRIBUTING: facts found)
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
-            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            except TimeoutError:
+                what = f"fragment {fragment_id}" if fragment_id else f"page {page!r}"
+                raise TimeoutError(f"no script_finished for {what} after {timeout} s ({n} messages)") from None
             fwd = ForwardMsg()
             fwd.ParseFromString(raw)
             n += 1
@@ -193,6 +200,8 @@ class Tab:
                     self.elements = {}
             elif kind == "delta":
                 self._delta(fwd)
+            elif kind == "navigation":  # st.navigation names the page it ran: the browser reruns it by this hash
+                self._page = (page, fwd.navigation.page_script_hash)
             elif kind == "auto_rerun":
                 self.auto_rerun[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
             elif kind == "stop_auto_rerun":
