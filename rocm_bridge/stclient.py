@@ -3,7 +3,9 @@
 It speaks what a browser tab speaks on /_stcore/stream: BackMsg.rerun_script (page, query string, widget values,
 fragment id) out, ForwardMsg deltas in until script_finished. It keeps the elements of the last run, so a caller
 can find a widget by key or label, set it, click a button and rerun, like AppTest but against a real server (or
-nginx in front of several). Cookies and the handshake's response headers are kept, so sticky routing is visible.
+nginx in front of several). Cookies and the handshake's response headers are kept, so sticky routing is visible;
+`document.cookie='k=v; ...'` in an st.html script is applied (the only page JavaScript it runs), so a cookie the
+app writes that way is sent on the next page load like a browser's.
 
     async with await Tab.open("http://127.0.0.1:8501") as tab:
         await tab.run("quiz", "lang=en")
@@ -16,6 +18,7 @@ streamlit and websockets are imported when a tab opens, not with this module (co
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 import time
 import urllib.request
@@ -35,10 +38,17 @@ class Element:
     path: tuple[int, ...]
     type: str
     proto: Any  # the element's own proto (e.g. Markdown, Button)
+    fragment_id: str = ""  # set when a fragment drew it: a click on it reruns that fragment only
 
     @property
     def id(self) -> str:
         return getattr(self.proto, "id", "")
+
+    @property
+    def key(self) -> str:
+        """The key the script gave the widget ('' if none): ids look like '$$ID-<hash>-<key>'."""
+        parts = self.id.split("-", 2)
+        return parts[2] if len(parts) == 3 and parts[0] == "$$ID" else ""
 
     @property
     def label(self) -> str:
@@ -95,6 +105,7 @@ class Tab:
         self.exceptions: list[str] = []
         self._states: dict[str, Any] = {}  # widget id -> WidgetState, sent with every rerun (like the browser)
         self._triggers: set[str] = set()
+        self._page = ("", "")  # (page name asked for, page_script_hash the server ran for it)
 
     @classmethod
     async def open(
@@ -135,9 +146,12 @@ class Tab:
     # --- running ------------------------------------------------------------------------------------------
 
     async def run(
-        self, page: str = "", query: str = "lang=en", *, fragment_id: str = "", timeout: float = 60
+        self, page: str = "", query: str = "lang=en", *, fragment_id: str = "", auto: bool = False, timeout: float = 60
     ) -> RunResult:
-        """Rerun the script (or one fragment) with the current widget values; wait for script_finished."""
+        """Rerun the script (or one fragment) with the current widget values; wait for script_finished.
+
+        A full run starts from a blank page (and forgets the old page's fragment timers, as the browser does);
+        a fragment run replaces only what that fragment drew. `auto`: a timer's rerun, not a click."""
         from streamlit.proto.BackMsg_pb2 import BackMsg
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -145,13 +159,18 @@ class Tab:
         rerun = msg.rerun_script
         rerun.query_string = query
         rerun.page_name = page
+        if self._page[0] == page and self._page[1]:  # staying on the page: the browser names it by its hash
+            rerun.page_script_hash = self._page[1]
         if fragment_id:
             rerun.fragment_id = fragment_id
-            rerun.is_auto_rerun = True
+            rerun.is_auto_rerun = auto
         for ws in self._states.values():
             rerun.widget_states.widgets.append(ws)
-        if not fragment_id:
+        if fragment_id:
+            self.elements = {p: e for p, e in self.elements.items() if e.fragment_id != fragment_id}
+        else:
             self.elements = {}
+            self.auto_rerun = {}
         self.exceptions.clear()
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
@@ -163,15 +182,26 @@ class Tab:
         while True:
             if QUICKACK:  # no 40 ms delayed-ACK stall per message on loopback (CONTRIBUTING: facts found)
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
-            raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), timeout)
+            except TimeoutError:
+                what = f"fragment {fragment_id}" if fragment_id else f"page {page!r}"
+                raise TimeoutError(f"no script_finished for {what} after {timeout} s ({n} messages)") from None
             fwd = ForwardMsg()
             fwd.ParseFromString(raw)
             n += 1
             kind = fwd.WhichOneof("type")
-            if kind == "new_session":
+            if kind == "new_session":  # a script run starts (also the second run after st.rerun())
                 self.session_id = fwd.new_session.initialize.session_id or self.session_id
+                redrawn = set(fwd.metadata.run.fragment_ids)
+                if redrawn:
+                    self.elements = {p: e for p, e in self.elements.items() if e.fragment_id not in redrawn}
+                else:
+                    self.elements = {}
             elif kind == "delta":
                 self._delta(fwd)
+            elif kind == "navigation":  # st.navigation names the page it ran: the browser reruns it by this hash
+                self._page = (page, fwd.navigation.page_script_hash)
             elif kind == "auto_rerun":
                 self.auto_rerun[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
             elif kind == "stop_auto_rerun":
@@ -187,7 +217,11 @@ class Tab:
     async def run_fragments(self, page: str = "", query: str = "lang=en") -> None:
         """What the browser's timer does for st.fragment(run_every=...): rerun every auto-rerun fragment once."""
         for fid in list(self.auto_rerun):
-            await self.run(page, query, fragment_id=fid)
+            await self.run(page, query, fragment_id=fid, auto=True)
+
+    async def run_for(self, widget: Element, page: str = "", query: str = "lang=en") -> RunResult:
+        """The rerun a change of this widget triggers: its fragment's, or the whole page's."""
+        return await self.run(page, query, fragment_id=widget.fragment_id)
 
     def _delta(self, fwd: Any) -> None:
         delta = fwd.delta
@@ -201,7 +235,13 @@ class Tab:
         proto = getattr(el, ty)
         if ty == "exception":
             self.exceptions.append(f"{proto.type}: {proto.message}")
-        self.elements[path] = Element(path, ty, proto)
+        elif ty == "html":  # the one piece of page JavaScript this client runs: cookie writes, as they arrive
+            for name, value in re.findall(r"document\.cookie\s*=\s*'([\w-]+)=([^;']*)", proto.body):
+                if value:
+                    self.cookies[name] = value
+                else:
+                    self.cookies.pop(name, None)
+        self.elements[path] = Element(path, ty, proto, delta.fragment_id)
 
     # --- reading and setting --------------------------------------------------------------------------------
 
@@ -215,16 +255,29 @@ class Tab:
     def widgets(self, type_: str | None = None) -> list[Element]:
         return [e for e in self.elements_in_order() if e.type in WIDGET_TYPES and (type_ is None or e.type == type_)]
 
-    def widget(self, type_: str, *, key: str | None = None, label: str | None = None) -> Element:
-        """The widget of this type whose user key (the end of its id) or label matches; LookupError if none."""
+    def find(
+        self, type_: str | None = None, *, key: str | None = None, prefix: str | None = None, label: str | None = None
+    ) -> Element | None:
+        """The first widget (of this type) with this key, key prefix or label; None if there is none."""
         for e in self.widgets(type_):
-            if key is not None and not e.id.endswith(f"-{key}"):
+            if key is not None and e.key != key:
+                continue
+            if prefix is not None and not e.key.startswith(prefix):
                 continue
             if label is not None and e.label != label:
                 continue
             return e
-        have = [(e.type, e.label, e.id.rsplit("-", 1)[-1]) for e in self.widgets()]
-        raise LookupError(f"no {type_} with key={key!r} label={label!r}; widgets: {have}")
+        return None
+
+    def widget(
+        self, type_: str | None = None, *, key: str | None = None, prefix: str | None = None, label: str | None = None
+    ) -> Element:
+        """Like find, but LookupError (listing what is there) when the widget is missing."""
+        found = self.find(type_, key=key, prefix=prefix, label=label)
+        if found is None:
+            have = [(e.type, e.label[:30], e.key) for e in self.widgets()]
+            raise LookupError(f"no {type_} key={key!r} prefix={prefix!r} label={label!r}; widgets: {have}")
+        return found
 
     def set(self, widget: Element, value: Any) -> None:
         """Give a widget a value for the next run (a click for buttons: value ignored)."""

@@ -23,10 +23,10 @@ def test_cluster_is_postgresql_on_loopback_with_a_password(postgres):
 def test_store_on_postgres_uses_psycopg(pg_url):
     s = Store(pg_url)
     assert (s.engine.dialect.name, s.engine.dialect.driver) == ("postgresql", "psycopg")
-    lid = s.learner_id("小明")
-    s.record_answer(lid, question_id="ch1.x", chapter="ch1", set_name="bank", mode="practice", given=[1, "两"],
+    me, code = s.join("小明")
+    s.record_answer(me.id, question_id="ch1.x", chapter="ch1", set_name="bank", mode="practice", given=[1, "两"],
                     correct=False)  # fmt: skip
-    assert s.nickname(lid) == "小明" and s.count_answers() == 1
+    assert s.resume(code) == me and s.nickname(me.id) == "小明" and s.count_answers() == 1
 
 
 def test_unreachable_postgres_is_a_clear_error(postgres):
