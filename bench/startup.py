@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import statistics
 import sys
 import time
@@ -24,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rocm_bridge.pages import PAGES  # noqa: E402
 from rocm_bridge.serve import start_server, stop_server  # noqa: E402
 
-QUICKACK = hasattr(socket, "TCP_QUICKACK")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
 
@@ -54,41 +52,11 @@ def first_page_visible(runs: int) -> list[tuple[float, float]]:
 
 
 async def _rerun_times(url: str, url_path: str, reruns: int) -> list[float]:
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-    from websockets.asyncio.client import connect  # a Streamlit dependency
+    from rocm_bridge.stclient import Tab
 
-    ws = await connect(url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"], max_size=None)
-    sock = ws.transport.get_extra_info("socket")
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def quickack() -> None:
-        # Linux delays ACKs up to 40 ms; with Nagle on the server side that adds a constant ~40 ms per rerun that
-        # is the loopback TCP stack, not the app. Ask for immediate ACKs before each read.
-        if QUICKACK:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
-
-    async def rerun() -> float:
-        msg = BackMsg()
-        msg.rerun_script.query_string = "lang=en"
-        msg.rerun_script.page_name = url_path
-        t0 = time.perf_counter()
-        await ws.send(msg.SerializeToString())
-        while True:
-            quickack()
-            raw = await asyncio.wait_for(ws.recv(), 60)
-            fwd = ForwardMsg()
-            fwd.ParseFromString(raw)
-            kind = fwd.WhichOneof("type")
-            if kind == "page_not_found":
-                raise RuntimeError(f"page {url_path!r} not found")
-            if kind == "script_finished":
-                return time.perf_counter() - t0
-
-    await rerun()  # first run: imports and caches, not a rerun
-    times = [await rerun() for _ in range(reruns)]
-    await ws.close()
-    return times
+    async with await Tab.open(url) as tab:
+        await tab.run(url_path)  # first run: imports and caches, not a rerun
+        return [(await tab.run(url_path)).seconds for _ in range(reruns)]
 
 
 def main() -> None:

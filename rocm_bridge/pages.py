@@ -52,6 +52,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("quiz", "views/quiz.py", "practice", ":material/quiz:", "quiz.title", "quiz"),
     PageSpec("handout", "views/handout.py", "practice", ":material/print:", "handout.title", "handout"),
     PageSpec("progress", "views/progress.py", "practice", ":material/insights:", "progress.title", "progress"),
+    PageSpec("classroom", "views/classroom.py", "practice", ":material/school:", "classroom.title", "classroom"),
 )
 
 GROUPS: tuple[str, ...] = ("learn", "labs", "practice")

@@ -11,6 +11,14 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+APP_PORT = 8501  # Streamlit's default; deploy/ (Dockerfile, Compose, Kubernetes) uses it too
+HEALTH_PATH = "/_stcore/health"
+
+
+def streamlit_args(port: int = APP_PORT, address: str = "127.0.0.1") -> list[str]:
+    """`streamlit` arguments of one app server: the Dockerfile's CMD is exactly these (a test compares them)."""
+    return ["run", "app.py", "--server.headless=true", f"--server.port={port}", f"--server.address={address}",
+            "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]  # fmt: skip
 
 
 def free_port() -> int:
@@ -19,20 +27,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(timeout_s: float = 60, port: int | None = None) -> tuple[subprocess.Popen, str]:
-    """A fresh server on a free loopback port; returns (process, base URL) once /_stcore/health answers."""
+def start_server(
+    timeout_s: float = 60, port: int | None = None, env: dict[str, str] | None = None, log: Path | None = None
+) -> tuple[subprocess.Popen, str]:
+    """A fresh server on a free loopback port; returns (process, base URL) once /_stcore/health answers.
+
+    `env` adds variables (e.g. ROCM_BRIDGE_DB_URL); `log` keeps the server's output in a file."""
     port = port or free_port()
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
-         f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
-         "--server.fileWatcherType=none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ),
+        [sys.executable, "-m", "streamlit", *streamlit_args(port)],
+        cwd=ROOT, stdout=out, stderr=subprocess.STDOUT if log else subprocess.DEVNULL, env={**os.environ, **(env or {})},
     )  # fmt: skip
+    if log:
+        out.close()
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+            with urllib.request.urlopen(f"{url}{HEALTH_PATH}", timeout=2) as resp:
                 if resp.status == 200:
                     return proc, url
         except OSError:

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pg import db_url, pg_url, postgres  # noqa: F401 - fixtures: a private PostgreSQL cluster (tests/pg.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")

@@ -1,23 +1,16 @@
-"""Progress page: my per-chapter mastery and exams; a teacher view of the whole database (?qz_tab=teacher)."""
+"""Progress page: my chapters read, per-chapter mastery, exams and my data (from the store for a learner with a
+nickname). The teacher view moved to the classroom page, behind the class's teacher key."""
 
 import streamlit as st
 
-from rocm_bridge.i18n import t
-from rocm_bridge.ui import lang, page_header, tr
+from rocm_bridge.ui import page_header, page_link, tr
 from rocm_bridge.ui import quiz_widgets as qw
 
-TABS = ("mine", "teacher")
-
 page_header("progress.title", "progress.caption")
-lg = lang()
-qw.url_choice("qz_tab", "mine", TABS)
+if st.session_state.pop("qz_deleted", False):
+    st.success(tr("classroom.deleted_mine"), icon=":material/delete:")
 qw.nickname_box()
-tab = st.segmented_control(
-    tr("progress.title"), TABS, format_func=lambda v: t(f"progress.{v}", lg),
-    key="qz_tab", required=True, label_visibility="collapsed",
-)  # fmt: skip
-qw.keep_choices("qz_tab")
-if tab == "teacher":
-    qw.teacher_view()
-else:
-    qw.my_progress()
+qw.my_progress()
+st.divider()
+st.caption(tr("classroom.teacher_moved"))
+page_link("classroom")

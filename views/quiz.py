@@ -5,6 +5,7 @@ import streamlit as st
 from rocm_bridge.i18n import t
 from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.quiz.paper import EXAM_SIZES, SECONDS_PER_QUESTION
+from rocm_bridge.ui import classroom_view as cv
 from rocm_bridge.ui import lang, page_header, tr
 from rocm_bridge.ui import quiz_widgets as qw
 from rocm_bridge.ui.state import parse_flag, share_link
@@ -20,6 +21,7 @@ qw.url_choice("qz_set", "bank", SETS)
 qw.url_choice("qz_gen", True, (True, False), parse_flag)
 qw.url_choice("qz_n", 10, EXAM_SIZES, int)
 qw.nickname_box()
+cv.student_poll()
 
 left, right = st.columns(2)
 mode = left.segmented_control(
@@ -46,7 +48,7 @@ if mode == "practice":
         st.rerun()
 
 elif mode == "exam":
-    exam = st.session_state.get(qw.EXAM)
+    exam = qw.resume_exam()  # an open exam from the database after a reload or a restart
     if exam is None:
         n = st.segmented_control(tr("quiz.exam.size"), EXAM_SIZES, key="qz_n", required=True)
         st.caption(tr("quiz.exam.rules", n=n, minutes=n * SECONDS_PER_QUESTION // 60))

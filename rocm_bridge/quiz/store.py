@@ -1,8 +1,11 @@
-"""Persistence of learners, answers and exams with SQLAlchemy (Core, parameterised statements only).
+"""Persistence of learners, answers, exams and chapters read, with SQLAlchemy Core (parameterised statements only).
 
 Default: SQLite in a data directory ($ROCM_BRIDGE_DATA_DIR, else ~/.local/share/rocm_bridge), WAL mode, so
-many sessions can write at once. A shared classroom server sets ROCM_BRIDGE_DB_URL to any SQLAlchemy URL
-(e.g. postgresql+psycopg://user@host/db). Only a nickname identifies a learner: no passwords, no personal data.
+many sessions can write at once. A shared classroom server sets ROCM_BRIDGE_DB_URL to PostgreSQL
+(postgresql+psycopg://user@host/db). The schema lives in rocm_bridge.quiz.schema and is created under a lock.
+
+A learner is a nickname plus a private resume code (shown once): the nickname is a name tag inside a class
+(unique by its look-alike-proof key), the resume code is what gives back a history. No personal data.
 """
 
 from __future__ import annotations
@@ -20,79 +23,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    event,
-    func,
-    select,
-)
+from sqlalchemy import create_engine, delete, event, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from rocm_bridge.classroom import codes
 from rocm_bridge.errors import InvalidInput, RocmBridgeError
 from rocm_bridge.quiz.review import Answer
+from rocm_bridge.quiz.schema import KEY_MAX, NICK_MAX, QID_MAX, answers, ensure_schema, exams, learners, reads
 from rocm_bridge.text import csv_safe
 
 DB_FILE = "quiz.sqlite3"
-NICK_MIN, NICK_MAX = 2, 24
+NICK_MIN = 2
 _NICK_RE = re.compile(r"^[^\W_][\w .\-]*$")
 
-metadata = MetaData()
-
-learners = Table(
-    "qz_learners",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("nickname", String(NICK_MAX), nullable=False),
-    Column("nickname_key", String(NICK_MAX * 2), nullable=False, unique=True),
-    Column("created_at", Float, nullable=False),
-)
-
-exams = Table(
-    "qz_exams",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("learner_id", Integer, ForeignKey("qz_learners.id"), nullable=False),
-    Column("started_at", Float, nullable=False),
-    Column("finished_at", Float),
-    Column("n_questions", Integer, nullable=False),
-    Column("n_correct", Integer),
-    Column("duration_s", Integer, nullable=False),
-)
-
-answers = Table(
-    "qz_answers",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("learner_id", Integer, ForeignKey("qz_learners.id"), nullable=False),
-    Column("question_id", String(96), nullable=False),
-    Column("chapter", String(8), nullable=False),
-    Column("set_name", String(16), nullable=False),
-    Column("mode", String(12), nullable=False),
-    Column("given", Text, nullable=False),  # JSON
-    Column("correct", Boolean, nullable=False),
-    Column("misconception", String(96), nullable=False, default=""),
-    Column("exam_id", Integer, ForeignKey("qz_exams.id")),
-    Column("answered_at", Float, nullable=False),
-)
-Index("qz_answers_learner", answers.c.learner_id, answers.c.answered_at)
-Index("qz_answers_question", answers.c.question_id)
-
-MODES = ("practice", "exam", "review", "chapter", "interview")
+MODES = ("practice", "exam", "review", "chapter", "interview", "poll")
+EXAM_GRACE_S = 3600  # an open exam this long past its deadline is closed as abandoned
 
 
 class NicknameError(InvalidInput):
     key = "quiz.errors.nickname_chars"
+
+
+class NicknameTaken(InvalidInput):
+    key = "classroom.errors.nickname_taken"
 
 
 class StoreUnavailable(RocmBridgeError, RuntimeError):
@@ -100,15 +54,27 @@ class StoreUnavailable(RocmBridgeError, RuntimeError):
 
 
 def validate_nickname(raw: str) -> str:
-    """The nickname as stored (NFKC, trimmed, inner spaces collapsed) or NicknameError with the reason."""
+    """The nickname as stored (NFKC, trimmed, inner spaces collapsed) or NicknameError with the reason.
+
+    The length is checked on what the columns hold: the nickname (NICK_MAX characters) and its key."""
     nick = " ".join(unicodedata.normalize("NFKC", str(raw or "")).split())
-    if not NICK_MIN <= len(nick) <= NICK_MAX:
+    if not NICK_MIN <= len(nick) <= NICK_MAX or max(len(nickname_key(nick)), len(nickname_look(nick))) > KEY_MAX:
         raise NicknameError("quiz.errors.nickname_length", min=NICK_MIN, max=NICK_MAX)
     if not _NICK_RE.match(nick):
         raise NicknameError("quiz.errors.nickname_chars")
     if "@" in nick or re.search(r"\d{7,}", nick.replace(" ", "").replace("-", "")):
         raise NicknameError("quiz.errors.nickname_personal")
     return nick
+
+
+def nickname_key(nick: str) -> str:
+    """The uniqueness key: 'Ana', 'ANA' and 'Аna' (Cyrillic А) are one name in a class."""
+    return codes.skeleton(nick)
+
+
+def nickname_look(nick: str) -> str:
+    """The second uniqueness key, case kept: 'AIice' (capital I) and 'Alice' are one name in a class."""
+    return codes.skeleton(nick, fold=False)
 
 
 def default_url() -> str:
@@ -129,6 +95,13 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 @dataclass(frozen=True)
+class Learner:
+    id: int
+    nickname: str
+    class_id: int  # 0: not in a class
+
+
+@dataclass(frozen=True)
 class QuestionStats:
     question_id: str
     chapter: str
@@ -144,6 +117,10 @@ class QuestionStats:
         return self.n_wrong / self.n_answers if self.n_answers else 0.0
 
 
+def _in_class(table: Any, class_id: int | None) -> Any:
+    return True if class_id is None else table.c.class_id == class_id
+
+
 class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
@@ -154,35 +131,114 @@ class Store:
                 self.engine: Engine = create_engine(self.url, connect_args={"timeout": 30})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
-                self.engine = create_engine(self.url, pool_pre_ping=True)
-            metadata.create_all(self.engine)
+                # a database host that drops packets must not hang every page for minutes: 5 s, then the outbox
+                extra = {"connect_args": {"connect_timeout": 5}} if self.url.startswith("postgresql") else {}
+                self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20, **extra)
+            ensure_schema(self.engine)
+            self.close_stale_exams()  # exams nobody came back to (a restart, a closed laptop): not open forever
         except (SQLAlchemyError, OSError) as exc:
             raise StoreUnavailable(detail=type(exc).__name__) from exc
 
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
     # --- learners ---------------------------------------------------------------------------------------
 
-    def learner_id(self, nickname: str) -> int:
-        """The id of this nickname, created on first use (a nickname is a name tag, not an account)."""
+    def join(self, nickname: str, class_id: int = 0) -> tuple[Learner, str]:
+        """A new learner and their resume code (returned once, stored only as a hash).
+
+        NicknameTaken when the name (or a look-alike of it) is already used in this class: typing someone
+        else's nickname never gives their history."""
         nick = validate_nickname(nickname)
-        key = nick.casefold()
-        with self.engine.begin() as conn:
-            found = conn.execute(select(learners.c.id).where(learners.c.nickname_key == key)).scalar()
-            if found is not None:
-                return int(found)
+        code = codes.new_resume_code()
         try:
             with self.engine.begin() as conn:
-                return int(
-                    conn.execute(
-                        learners.insert().values(nickname=nick, nickname_key=key, created_at=time.time())
-                    ).inserted_primary_key[0]
+                lid = conn.execute(
+                    learners.insert().values(
+                        class_id=class_id,
+                        nickname=nick,
+                        nickname_key=nickname_key(nick),
+                        nickname_look=nickname_look(nick),
+                        resume_hash=codes.resume_hash(codes.clean_code(code, codes.RESUME_LEN) or code),
+                        created_at=time.time(),
+                    )
+                ).inserted_primary_key[0]
+        except IntegrityError:
+            raise NicknameTaken(nick=nick) from None
+        return Learner(int(lid), nick, class_id), code
+
+    def learner_id(self, nickname: str, class_id: int = 0) -> int:
+        """The id of a NEW learner with this nickname (scripts and benches; the resume code is dropped).
+        NicknameTaken if the name is in use: a nickname never leads to someone else's history."""
+        return self.join(nickname, class_id)[0].id
+
+    def resume(self, code: str) -> Learner | None:
+        """The learner this resume code belongs to, or None (wrong, deleted, or not a code at all)."""
+        clean = codes.clean_code(code, codes.RESUME_LEN)
+        if clean is None:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(learners.c.id, learners.c.nickname, learners.c.class_id).where(
+                    learners.c.resume_hash == codes.resume_hash(clean)
                 )
-        except IntegrityError:  # another session created it between our select and insert
-            with self.engine.begin() as conn:
-                return int(conn.execute(select(learners.c.id).where(learners.c.nickname_key == key)).scalar_one())
+            ).first()
+        return Learner(int(row.id), row.nickname, int(row.class_id)) if row else None
+
+    def learner(self, learner_id: int) -> Learner | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(learners.c.id, learners.c.nickname, learners.c.class_id).where(learners.c.id == learner_id)
+            ).first()
+        return Learner(int(row.id), row.nickname, int(row.class_id)) if row else None
 
     def nickname(self, learner_id: int) -> str | None:
+        found = self.learner(learner_id)
+        return found.nickname if found else None
+
+    def delete_learner(self, learner_id: int) -> None:
+        """Everything stored about a learner: answers, exams, chapters read, poll answers, the name."""
+        from rocm_bridge.quiz.schema import poll_answers
+
+        with self.engine.begin() as conn:
+            for table in (answers, exams, reads, poll_answers):
+                conn.execute(delete(table).where(table.c.learner_id == learner_id))
+            conn.execute(delete(learners).where(learners.c.id == learner_id))
+
+    def export_learner(self, learner_id: int) -> dict[str, Any]:
+        """A learner's own data as one JSON-able document (what 'download my data' gives)."""
+        me = self.learner(learner_id)
+        if me is None:
+            return {}
         with self.engine.connect() as conn:
-            return conn.execute(select(learners.c.nickname).where(learners.c.id == learner_id)).scalar()
+            rows = conn.execute(
+                select(answers).where(answers.c.learner_id == learner_id).order_by(answers.c.answered_at)
+            ).mappings()
+            my_answers = [
+                {k: (json.loads(v) if k == "given" else v) for k, v in r.items() if k not in ("id", "learner_id")}
+                for r in rows
+            ]
+        return {
+            "nickname": me.nickname,
+            "class_id": me.class_id,
+            "chapters_read": sorted(self.chapters_read(learner_id)),
+            "answers": my_answers,
+            "exams": [{k: v for k, v in e.items() if k != "learner_id"} for e in self.exams_of(learner_id)],
+        }
+
+    # --- chapters read ----------------------------------------------------------------------------------
+
+    def mark_read(self, learner_id: int, chapter: str) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(reads.insert().values(learner_id=learner_id, chapter=chapter, read_at=time.time()))
+        except IntegrityError:  # already read: the first time counts
+            pass
+
+    def chapters_read(self, learner_id: int) -> set[str]:
+        with self.engine.connect() as conn:
+            return set(conn.execute(select(reads.c.chapter).where(reads.c.learner_id == learner_id)).scalars())
 
     # --- answers and exams ------------------------------------------------------------------------------
 
@@ -199,44 +255,114 @@ class Store:
         misconception: str = "",
         exam_id: int | None = None,
         answered_at: float | None = None,
+        client_key: str | None = None,
     ) -> int:
+        """Store one graded answer. With a client_key, writing the same answer again (a retry after an
+        outage) stores it once and returns the first row's id."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
-        with self.engine.begin() as conn:
-            return int(
-                conn.execute(
-                    answers.insert().values(
-                        learner_id=learner_id,
-                        question_id=question_id,
-                        chapter=chapter,
-                        set_name=set_name,
-                        mode=mode,
-                        given=json.dumps(given, ensure_ascii=False),
-                        correct=bool(correct),
-                        misconception=misconception or "",
-                        exam_id=exam_id,
-                        answered_at=time.time() if answered_at is None else answered_at,
-                    )
-                ).inserted_primary_key[0]
-            )
+        if len(question_id) > QID_MAX or len(misconception or "") > QID_MAX:
+            raise InvalidInput("errors.invalid_input")
+        values = dict(
+            learner_id=learner_id,
+            class_id=select(learners.c.class_id).where(learners.c.id == learner_id).scalar_subquery(),
+            question_id=question_id,
+            chapter=chapter,
+            set_name=set_name,
+            mode=mode,
+            given=json.dumps(given, ensure_ascii=False),
+            correct=bool(correct),
+            misconception=misconception or "",
+            exam_id=exam_id,
+            client_key=client_key,
+            answered_at=time.time() if answered_at is None else answered_at,
+        )
+        try:
+            with self.engine.begin() as conn:
+                return int(conn.execute(answers.insert().values(**values)).inserted_primary_key[0])
+        except IntegrityError:
+            if client_key is None:
+                raise
+            with self.engine.connect() as conn:
+                found = conn.execute(
+                    select(answers.c.id).where(answers.c.learner_id == learner_id, answers.c.client_key == client_key)
+                ).scalar()
+            if found is None:
+                raise
+            return int(found)
 
-    def start_exam(self, learner_id: int, n_questions: int, duration_s: int) -> int:
+    def start_exam(
+        self, learner_id: int, n_questions: int, duration_s: int, *, seed: str = "", chapter: str = ""
+    ) -> int:
         with self.engine.begin() as conn:
             return int(
                 conn.execute(
                     exams.insert().values(
-                        learner_id=learner_id, started_at=time.time(), n_questions=n_questions, duration_s=duration_s
+                        learner_id=learner_id,
+                        class_id=select(learners.c.class_id).where(learners.c.id == learner_id).scalar_subquery(),
+                        status="open",
+                        seed=seed,
+                        chapter=chapter,
+                        started_at=time.time(),
+                        n_questions=n_questions,
+                        duration_s=duration_s,
+                        progress="{}",
                     )
                 ).inserted_primary_key[0]
             )
 
-    def finish_exam(self, exam_id: int, n_correct: int) -> None:
+    def save_exam_progress(self, exam_id: int, progress: dict[str, Any]) -> None:
+        """The answers given so far, so a reload or a server restart resumes the exam."""
         with self.engine.begin() as conn:
             conn.execute(
-                exams.update()
-                .where(exams.c.id == exam_id, exams.c.finished_at.is_(None))
-                .values(finished_at=time.time(), n_correct=n_correct)
+                update(exams)
+                .where(exams.c.id == exam_id, exams.c.status == "open")
+                .values(progress=json.dumps(progress, ensure_ascii=False))
             )
+
+    def open_exam(self, learner_id: int) -> dict[str, Any] | None:
+        """The learner's unfinished exam (latest), with its saved answers decoded, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(exams)
+                .where(exams.c.learner_id == learner_id, exams.c.status == "open")
+                .order_by(exams.c.started_at.desc())
+                .limit(1)
+            ).mappings().first()
+        if row is None:
+            return None
+        out = dict(row)
+        out["progress"] = json.loads(out["progress"] or "{}")
+        return out
+
+    def finish_exam(self, exam_id: int, n_correct: int) -> bool:
+        """Close an open exam with its score; False if it was already closed (a double click, another tab)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(exams)
+                .where(exams.c.id == exam_id, exams.c.status == "open")
+                .values(status="finished", finished_at=time.time(), n_correct=n_correct)
+            )
+            return done.rowcount == 1
+
+    def abandon_exam(self, exam_id: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(exams)
+                .where(exams.c.id == exam_id, exams.c.status == "open")
+                .values(status="abandoned", finished_at=time.time())
+            )
+
+    def close_stale_exams(self, now: float | None = None) -> int:
+        """Open exams whose time ran out more than EXAM_GRACE_S ago: closed as abandoned (nobody came back)."""
+        now = time.time() if now is None else now
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(exams)
+                .where(exams.c.status == "open", exams.c.started_at + exams.c.duration_s + EXAM_GRACE_S < now)
+                .values(status="abandoned", finished_at=now)
+            )
+            return int(done.rowcount)
 
     def exams_of(self, learner_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -254,14 +380,42 @@ class Store:
             )
             return [Answer(r.question_id, bool(r.correct), float(r.answered_at)) for r in rows]
 
-    def count_answers(self) -> int:
+    def class_histories(self, class_id: int) -> dict[int, tuple[str, list[Answer]]]:
+        """learner id -> (nickname, graded answers in time order), for every learner of a class."""
+        out: dict[int, tuple[str, list[Answer]]] = {}
         with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(answers)).scalar_one())
+            for r in conn.execute(select(learners.c.id, learners.c.nickname).where(learners.c.class_id == class_id)):
+                out[int(r.id)] = (r.nickname, [])
+            rows = conn.execute(
+                select(answers.c.learner_id, answers.c.question_id, answers.c.correct, answers.c.answered_at)
+                .where(answers.c.class_id == class_id)
+                .order_by(answers.c.answered_at)
+            )
+            for r in rows:
+                if r.learner_id in out:
+                    out[r.learner_id][1].append(Answer(r.question_id, bool(r.correct), float(r.answered_at)))
+        return out
+
+    def class_exams(self, class_id: int) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(exams, learners.c.nickname)
+                .join(learners, learners.c.id == exams.c.learner_id)
+                .where(exams.c.class_id == class_id)
+                .order_by(exams.c.started_at)
+            ).mappings()
+            return [dict(r) for r in rows]
+
+    def count_answers(self, class_id: int | None = None) -> int:
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(select(func.count()).select_from(answers).where(_in_class(answers, class_id))).scalar_one()
+            )
 
     # --- aggregation ------------------------------------------------------------------------------------
 
-    def question_stats(self) -> list[QuestionStats]:
-        """Per question, over every learner: answers, learners, wrong answers and the most common wrong picks."""
+    def question_stats(self, class_id: int | None = None) -> list[QuestionStats]:
+        """Per question, over every learner (of one class): answers, learners, wrong answers and the most common wrong picks."""
         per_q: dict[str, dict[str, Any]] = {}
         wrong_given: dict[str, Counter] = defaultdict(Counter)
         with self.engine.connect() as conn:
@@ -273,7 +427,9 @@ class Store:
                     func.max(answers.c.misconception).label("misconception"),
                     func.count().label("n"),
                     func.count(answers.c.learner_id.distinct()).label("n_learners"),
-                ).group_by(answers.c.question_id)
+                )
+                .where(_in_class(answers, class_id))
+                .group_by(answers.c.question_id)
             )
             for r in rows:
                 per_q[r.question_id] = {
@@ -285,7 +441,7 @@ class Store:
                 }
             wrong = conn.execute(
                 select(answers.c.question_id, answers.c.given, func.count().label("n"))
-                .where(answers.c.correct.is_(False))
+                .where(answers.c.correct.is_(False), _in_class(answers, class_id))
                 .group_by(answers.c.question_id, answers.c.given)
             )
             for r in wrong:
@@ -305,7 +461,7 @@ class Store:
         ]
         return sorted(out, key=lambda s: (-s.wrong_rate, -s.n_answers, s.question_id))
 
-    def misconception_counts(self) -> list[tuple[str, int, int]]:
+    def misconception_counts(self, class_id: int | None = None) -> list[tuple[str, int, int]]:
         """(misconception id, wrong answers revealing it, learners who gave them), most common first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -314,20 +470,25 @@ class Store:
                     func.count().label("n"),
                     func.count(answers.c.learner_id.distinct()).label("n_learners"),
                 )
-                .where(answers.c.correct.is_(False), answers.c.misconception != "")
+                .where(answers.c.correct.is_(False), answers.c.misconception != "", _in_class(answers, class_id))
                 .group_by(answers.c.misconception)
                 .order_by(func.count().desc(), answers.c.misconception)
             )
             return [(r.misconception, int(r.n), int(r.n_learners)) for r in rows]
 
-    def class_size(self) -> int:
+    def class_size(self, class_id: int | None = None) -> int:
+        """Learners who answered at least once (in one class)."""
         with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count(answers.c.learner_id.distinct()))).scalar_one())
+            return int(
+                conn.execute(
+                    select(func.count(answers.c.learner_id.distinct())).where(_in_class(answers, class_id))
+                ).scalar_one()
+            )
 
     # --- export -----------------------------------------------------------------------------------------
 
-    def export_answers_csv(self) -> str:
-        """Every answer with its learner's nickname, as CSV text (spreadsheet formulas neutralised)."""
+    def export_answers_csv(self, class_id: int | None = None) -> str:
+        """Every answer (of one class) with its learner's nickname, as CSV text (spreadsheet formulas neutralised)."""
         buf = io.StringIO()
         writer = csv.writer(buf)
         writer.writerow(
@@ -348,6 +509,7 @@ class Store:
             rows = conn.execute(
                 select(answers, learners.c.nickname)
                 .join(learners, learners.c.id == answers.c.learner_id)
+                .where(_in_class(answers, class_id))
                 .order_by(answers.c.answered_at, answers.c.id)
             ).mappings()
             for r in rows:

@@ -53,9 +53,19 @@ def render_document(doc_id: str) -> None:
 
 
 def _progress(chapter_id: str) -> None:
+    """Chapters read: kept in the store for a learner with a nickname (rocm_bridge.ui.learner), else in the tab."""
+    learner = importlib.import_module("rocm_bridge.ui.learner")
     read = st.session_state.setdefault(READ_KEY, set())
     read.add(chapter_id)
-    st.progress(len(read) / len(CHAPTERS), text=tr("chapters.progress", read=len(read), total=len(CHAPTERS)))
+    me = learner.identify()
+    sent = st.session_state.setdefault(READ_KEY + "_sent", set())
+    if me and (me.id, chapter_id) not in sent:
+        learner.submit("read", learner_id=me.id, chapter=chapter_id)
+        sent.add((me.id, chapter_id))
+    done = importlib.import_module("rocm_bridge.ui.quiz_widgets").chapters_read() | (set() if me else read)
+    done &= set(CHAPTERS)
+    label = "classroom.chapters_progress" if me else "chapters.progress"  # "in this session" only without a name
+    st.progress(len(done) / len(CHAPTERS), text=tr(label, read=len(done), total=len(CHAPTERS)))
 
 
 def _prev_next(chapter_id: str) -> None:

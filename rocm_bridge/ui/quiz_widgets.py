@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from rocm_bridge.errors import RocmBridgeError
+from rocm_bridge.classroom import papers as class_papers
 from rocm_bridge.i18n import t
 from rocm_bridge.pages import page
 from rocm_bridge.quiz import bank as bank_mod
@@ -22,11 +22,12 @@ from rocm_bridge.quiz.generate import GENERATORS, generate
 from rocm_bridge.quiz.model import Question
 from rocm_bridge.quiz.text import md_content, md_escape, md_option, option_order, parse_number
 from rocm_bridge.ui import lang, page_link, show_error, tr
+from rocm_bridge.ui import learner as learner_mod
 
 ANSWERS = "qz_answers"  # widget key -> raw widget value (the learner's inputs, kept across reruns)
 CHECKED = "qz_checked"  # context key -> {question id: given}, answers already graded
 HISTORY = "qz_history"  # this tab's graded answers (review works without a nickname)
-LEARNER = "qz_learner"  # (learner id, nickname) once a nickname is saved
+SAVED = "qz_saved"  # context key -> {question id: whether the database confirmed the answer}
 SEED = "qz_seed"  # per-session seed for option order and decks
 LETTERS = "ABCDEFGH"
 
@@ -35,6 +36,10 @@ LETTERS = "ABCDEFGH"
 
 
 def _seed() -> int:
+    """Option order and decks: the same for everyone in a class (the teacher's screen matches), else per tab."""
+    info = learner_mod.current_class()
+    if info is not None:
+        return class_papers.option_seed(info.id)
     if SEED not in st.session_state:
         st.session_state[SEED] = random.randrange(1 << 30)
     return st.session_state[SEED]
@@ -45,83 +50,72 @@ def the_bank() -> bank_mod.Bank:
 
 
 def _store() -> store.Store | None:
-    try:
-        return store.get_store()
-    except RocmBridgeError as err:
-        show_error(err)
-    return None
+    return learner_mod.get_store()
 
 
-def learner() -> tuple[int, str] | None:
-    return st.session_state.get(LEARNER)
+def learner() -> store.Learner | None:
+    return learner_mod.current()
 
 
 def nickname_box() -> None:
-    """Pick a nickname (validated, shown escaped) so answers are saved; without one they stay in this tab."""
-    me = learner()
-    if me:
-        cols = st.columns([4, 1])
-        cols[0].markdown(tr("quiz.nick.as", nick=md_escape(me[1])))
-        if cols[1].button(tr("quiz.nick.leave"), key="qz_nick_leave"):
-            del st.session_state[LEARNER]
-            st.rerun()
-        return
-    with st.form("qz_nick_form", border=False):
-        cols = st.columns([4, 1], vertical_alignment="bottom")
-        raw = cols[0].text_input(tr("quiz.nick.label"), max_chars=store.NICK_MAX, key="qz_nick")
-        joined = cols[1].form_submit_button(tr("quiz.nick.join"))
-    if joined:
-        try:
-            nick = store.validate_nickname(raw)
-            db = _store()
-            if db is not None:
-                lid = db.learner_id(nick)
-                st.session_state[LEARNER] = (lid, db.nickname(lid) or nick)  # as first registered
-                st.rerun()
-        except RocmBridgeError as err:
-            show_error(err)
-        except Exception as exc:  # noqa: BLE001 - the database went away after connecting
-            show_error(store.StoreUnavailable(detail=type(exc).__name__))
-    else:
-        st.caption(tr("quiz.nick.anonymous"))
+    """Who am I (rocm_bridge.ui.learner): a nickname and class, or join / come back with a resume code."""
+    learner_mod.learner_box()
 
 
 def history() -> list[review.Answer]:
-    """Graded answers: from the database for a named learner, else from this tab."""
+    """Graded answers: from the database for a named learner (plus any still waiting to be written), else
+    from this tab."""
     me = learner()
     if me:
         db = _store()
         if db is not None:
             try:
-                return db.history(me[0])
+                stored = db.history(me.id)
+                waiting = [
+                    review.Answer(w["question_id"], bool(w["correct"]), w["answered_at"])
+                    for w in st.session_state.get(learner_mod.OUTBOX, [])
+                    if w["op"] == "answer"
+                ]
+                return stored + waiting
             except Exception as exc:  # noqa: BLE001 - a database outage must not break the page
                 show_error(store.StoreUnavailable(detail=type(exc).__name__))
     return list(st.session_state.get(HISTORY, []))
 
 
-def record(q: Question, given: Any, correct: bool, mode: str, exam_id: int | None = None) -> None:
-    """Keep a graded answer in this tab and, with a nickname, in the database."""
-    st.session_state.setdefault(HISTORY, []).append(review.Answer(q.record_id, correct, time.time()))
+def record(q: Question, given: Any, correct: bool, mode: str, exam_id: int | None = None) -> str | None:
+    """Keep a graded answer in this tab and, with a nickname, send it to the database through the outbox.
+
+    Returns the answer's client key (None without a nickname): saved_note(key) says whether it is written."""
+    now = time.time()
+    st.session_state.setdefault(HISTORY, []).append(review.Answer(q.record_id, correct, now))
     me = learner()
     if not me:
+        return None
+    key = learner_mod.new_key()
+    learner_mod.submit(
+        "answer",
+        learner_id=me.id,
+        question_id=q.record_id,
+        chapter=q.chapter,
+        set_name=q.set,
+        mode=mode,
+        given=scoring.normalize_given(q, given),
+        correct=bool(correct),
+        misconception=q.misconception,
+        exam_id=exam_id,
+        answered_at=now,
+        client_key=key,
+    )
+    return key
+
+
+def saved_note(*keys: str | None) -> None:
+    """Say honestly where the answers are: written to the database, or still waiting in this tab."""
+    keys = tuple(k for k in keys if k is not None)
+    if not keys:
         return
-    db = _store()
-    if db is None:
-        return
-    try:
-        db.record_answer(
-            me[0],
-            question_id=q.record_id,
-            chapter=q.chapter,
-            set_name=q.set,
-            mode=mode,
-            given=scoring.normalize_given(q, given),
-            correct=correct,
-            misconception=q.misconception,
-            exam_id=exam_id,
-        )
-    except Exception as exc:  # noqa: BLE001
-        show_error(store.StoreUnavailable(detail=type(exc).__name__))
+    queued = {w.get("client_key") for w in st.session_state.get(learner_mod.OUTBOX, [])}
+    st.caption(tr("classroom.not_saved") if queued & set(keys) else tr("classroom.saved"))
 
 
 # --- one question -----------------------------------------------------------------------------------------
@@ -251,10 +245,12 @@ def deck_runner(ctx: str, deck: list[Question], mode: str) -> None:
                 st.warning(tr("quiz.unanswered"))
             else:
                 checked[q.id] = given
-                record(q, given, scoring.is_correct(q, given), mode)
+                saved = st.session_state.setdefault(SAVED, {}).setdefault(ctx, {})
+                saved[q.id] = record(q, given, scoring.is_correct(q, given), mode)
                 st.rerun()
         if q.id in checked:
             feedback(q, checked[q.id])
+            saved_note(st.session_state.get(SAVED, {}).get(ctx, {}).get(q.id))
             if st.button(tr("quiz.next"), key=f"qz_next_{ctx}", type="primary"):
                 state["i"] = i + 1
                 st.rerun()
@@ -301,17 +297,83 @@ def review_deck(chapter: str | None) -> tuple[str, list[Question]]:
 EXAM = "qz_exam"
 
 
+EXAM_META = "qz_exam_meta"  # {"seed": ..., "saved": progress last sent, "confirm": asking before submit}
+
+
+def exam_seed(n: int, chapter: str | None) -> str:
+    """A class's exam is the same paper for everyone (class, chapter, size); else a fresh random one."""
+    info = learner_mod.current_class()
+    if info is not None:
+        return class_papers.exam_seed(info.id, n, chapter)
+    return f"solo:{random.randrange(1 << 62):x}"
+
+
+def build_paper(n: int, chapter: str | None, seed: str) -> list[Question]:
+    return class_papers.exam(seed, n, chapter)
+
+
 def start_exam(n: int, chapter: str | None) -> None:
-    questions = paper.build_exam(the_bank(), n, chapters=[chapter] if chapter else None, rng=random.Random())
-    exam = paper.ExamState(questions, time.time(), n * paper.SECONDS_PER_QUESTION)
+    seed = exam_seed(n, chapter)
+    exam = paper.ExamState(build_paper(n, chapter, seed), time.time(), n * paper.SECONDS_PER_QUESTION)
     me = learner()
     db = _store() if me else None
     if me and db is not None:
         try:
-            exam.exam_id = db.start_exam(me[0], n, exam.duration_s)
-        except Exception as exc:  # noqa: BLE001
+            exam.exam_id = db.start_exam(me.id, n, exam.duration_s, seed=seed, chapter=chapter or "")
+        except Exception as exc:  # noqa: BLE001 - the exam still runs in this tab; its answers are queued
             show_error(store.StoreUnavailable(detail=type(exc).__name__))
     st.session_state[EXAM] = exam
+    st.session_state[EXAM_META] = {"seed": seed, "saved": {}, "confirm": False}
+
+
+def _raw_for_widget(q: Question, given: Any) -> Any:
+    return str(given) if q.type == "numeric" and given is not None else given
+
+
+def resume_exam() -> paper.ExamState | None:
+    """The learner's open exam from the database (after a reload or a server restart), with its answers."""
+    me = learner()
+    if st.session_state.get(EXAM) is not None or not me:
+        return st.session_state.get(EXAM)
+    db = _store()
+    if db is None:
+        return None
+    try:
+        row = db.open_exam(me.id)
+    except Exception as exc:  # noqa: BLE001
+        show_error(store.StoreUnavailable(detail=type(exc).__name__))
+        return None
+    if row is None or not row["seed"]:
+        return None
+    questions = build_paper(row["n_questions"], row["chapter"] or None, row["seed"])
+    exam = paper.ExamState(questions, row["started_at"], row["duration_s"], exam_id=row["id"])
+    answers = st.session_state.setdefault(ANSWERS, {})
+    by_id = {q.id: q for q in questions}
+    for qid, given in row["progress"].items():
+        if qid in by_id:
+            answers[f"qz_w_exam_{qid}"] = _raw_for_widget(by_id[qid], given)
+    st.session_state[EXAM] = exam
+    st.session_state[EXAM_META] = {"seed": row["seed"], "saved": dict(row["progress"]), "confirm": False}
+    st.toast(tr("classroom.exam_resumed"), icon=":material/restore:")
+    return exam
+
+
+def _exam_progress(exam: paper.ExamState) -> dict[str, Any]:
+    out = {}
+    for q in exam.questions:
+        value = scoring.normalize_given(q, answer_of(q, f"qz_w_exam_{q.id}"))
+        if value is not None:
+            out[q.id] = value
+    return out
+
+
+def save_progress(exam: paper.ExamState) -> None:
+    """Send the answers so far when they changed (a reload or a restart resumes from them)."""
+    meta = st.session_state.setdefault(EXAM_META, {"seed": "", "saved": {}, "confirm": False})
+    progress = _exam_progress(exam)
+    if exam.exam_id is not None and learner() and progress != meta["saved"]:
+        learner_mod.submit("exam_progress", exam_id=exam.exam_id, progress=progress)
+        meta["saved"] = progress
 
 
 def finish_exam(exam: paper.ExamState) -> None:
@@ -325,12 +387,8 @@ def finish_exam(exam: paper.ExamState) -> None:
         given = exam.answers.get(q.id)
         if scoring.normalize_given(q, given) is not None:
             record(q, given, scoring.is_correct(q, given), "exam", exam.exam_id)
-    db = _store() if learner() and exam.exam_id else None
-    if db is not None:
-        try:
-            db.finish_exam(exam.exam_id, score.n_correct)
-        except Exception as exc:  # noqa: BLE001
-            show_error(store.StoreUnavailable(detail=type(exc).__name__))
+    if learner() and exam.exam_id is not None:
+        learner_mod.submit("finish_exam", exam_id=exam.exam_id, n_correct=score.n_correct)
 
 
 @st.fragment(run_every=5)
@@ -357,10 +415,24 @@ def exam_runner(exam: paper.ExamState) -> None:
             with st.container(border=True):
                 show_prompt(q, tr("quiz.question_n", i=i + 1, n=n))
                 question_input(q, f"qz_w_exam_{q.id}")
+        save_progress(exam)
         done = sum(scoring.normalize_given(q, answer_of(q, f"qz_w_exam_{q.id}")) is not None for q in exam.questions)
         st.caption(tr("quiz.exam.answered", done=done, n=n))
-        if st.button(tr("quiz.exam.submit"), type="primary", key="qz_exam_submit"):
-            finish_exam(exam)
+        meta = st.session_state.setdefault(EXAM_META, {"seed": "", "saved": {}, "confirm": False})
+        if meta.get("confirm") and done < n:
+            st.warning(tr("classroom.exam_confirm", left=n - done), icon=":material/help:")
+            left, right = st.columns(2)
+            if left.button(tr("classroom.exam_submit_anyway"), type="primary", key="qz_exam_submit_anyway"):
+                finish_exam(exam)
+                st.rerun()
+            if right.button(tr("classroom.exam_keep_going"), key="qz_exam_keep_going"):
+                meta["confirm"] = False
+                st.rerun()
+        elif st.button(tr("quiz.exam.submit"), type="primary", key="qz_exam_submit"):
+            if done < n:
+                meta["confirm"] = True
+            else:
+                finish_exam(exam)
             st.rerun()
         return
     score = exam.score()
@@ -380,7 +452,11 @@ def exam_runner(exam: paper.ExamState) -> None:
 
 
 def clear_exam() -> None:
-    st.session_state.pop(EXAM, None)
+    """Leave the exam: an unfinished one is closed as abandoned (not left open forever)."""
+    exam = st.session_state.pop(EXAM, None)
+    st.session_state.pop(EXAM_META, None)
+    if exam is not None and exam.finished_at is None and exam.exam_id is not None and learner():
+        learner_mod.submit("abandon_exam", exam_id=exam.exam_id)
     st.session_state[ANSWERS] = {k: v for k, v in st.session_state.get(ANSWERS, {}).items() if "_exam_" not in k}
     for k in [k for k in st.session_state if str(k).startswith("qz_w_exam_")]:
         del st.session_state[k]
@@ -436,9 +512,14 @@ def interview_runner(chapter: str | None) -> None:
 
 def chapter_quiz(chapter_id: str) -> None:
     """Two or three questions at the end of a chapter page, in one form (no rerun until 'Check')."""
+    learner_mod.outbox_notice()  # answers waiting for the database are announced here too
     rounds = st.session_state.setdefault("qz_ch_round", {})
     ctx = f"ch_{chapter_id}_{rounds.get(chapter_id, 0)}"
-    questions = paper.chapter_quiz(the_bank(), chapter_id, seed=_seed() + rounds.get(chapter_id, 0))
+    info = learner_mod.current_class()
+    if info is not None:  # the same questions for the whole class (and the teacher's preview)
+        questions = class_papers.chapter_quiz(info.id, chapter_id, rounds.get(chapter_id, 0))
+    else:
+        questions = paper.chapter_quiz(the_bank(), chapter_id, seed=_seed() + rounds.get(chapter_id, 0))
     checked: dict[str, Any] = st.session_state.setdefault(CHECKED, {}).setdefault(ctx, {})
     st.caption(tr("quiz.chapter_quiz.intro"))
     keys = {q.id: f"qz_w_{ctx}_{q.id}" for q in questions}
@@ -457,11 +538,13 @@ def chapter_quiz(chapter_id: str) -> None:
             given = answer_of(q, keys[q.id])
             checked[q.id] = given
             if scoring.normalize_given(q, given) is not None:
-                record(q, given, scoring.is_correct(q, given), "chapter")
+                key = record(q, given, scoring.is_correct(q, given), "chapter")
+                st.session_state.setdefault(SAVED, {}).setdefault(ctx, {})[q.id] = key
         st.rerun()
     if done:
         n_ok = sum(scoring.is_correct(q, checked[q.id]) for q in questions)
         st.markdown(tr("quiz.chapter_quiz.result", correct=n_ok, n=len(questions)))
+        saved_note(*st.session_state.get(SAVED, {}).get(ctx, {}).values())
         if st.button(tr("quiz.chapter_quiz.again"), key=f"qz_again_{ctx}"):
             rounds[chapter_id] = rounds.get(chapter_id, 0) + 1
             st.rerun()
@@ -472,137 +555,138 @@ def chapter_quiz(chapter_id: str) -> None:
 # --- progress page ----------------------------------------------------------------------------------------
 
 
-def _db_where(db: store.Store) -> str:
-    url = db.engine.url
-    return f"{url.get_backend_name()}: {url.database}" if url.get_backend_name() == "sqlite" else url.render_as_string()
-
-
-def my_progress() -> None:
-    """Per-chapter mastery chart and table, and my exams."""
+def mastery_chart(values: list[tuple[str, float, str]], *, title: str, source: str, key: str) -> None:
+    """A bar per chapter: (chapter id, mastery 0..1, bar label)."""
     import plotly.graph_objects as go
 
     from rocm_bridge import style
-    from rocm_bridge.quiz.progress import mastery_by_chapter
     from rocm_bridge.ui.charts import house_layout, show_chart
+
+    fig = go.Figure(
+        go.Bar(
+            x=[tr(page(ch).title_key) for ch, _, _ in values],
+            y=[round(100 * m, 1) for _, m, _ in values],
+            text=[label for _, _, label in values],
+            marker_color=style.STATUS_COLORS["ok"],
+        )
+    )
+    house_layout(fig, title=title, x_title=tr("progress.axis_chapter"), y_title=tr("progress.axis_mastery"))
+    fig.update_yaxes(range=[0, 100])
+    show_chart(fig, source, key=key)
+
+
+def my_progress() -> None:
+    """Per-chapter mastery chart and table, chapters read, my exams, and my data (download, delete)."""
+    from rocm_bridge.pages import CHAPTERS
+    from rocm_bridge.quiz.progress import mastery_by_chapter
 
     me = learner()
     if not me:
         st.info(tr("progress.session_only"), icon=":material/info:")
+    read = chapters_read()
+    st.markdown(tr("classroom.chapters_read", read=len(read), total=len(CHAPTERS)))
     hist = history()
     if not hist:
         st.info(tr("progress.no_answers"))
         spec = page("quiz")
         page_link(spec.key)
-        return
-    rows = mastery_by_chapter(the_bank(), hist)
-    names = [tr(page(r.chapter).title_key) for r in rows]
-    fig = go.Figure(
-        go.Bar(
-            x=names,
-            y=[round(100 * r.mastery, 1) for r in rows],
-            text=[f"{r.mastered}/{r.pool}" for r in rows],
-            marker_color=style.STATUS_COLORS["ok"],
+    else:
+        rows = mastery_by_chapter(the_bank(), hist)
+        mastery_chart(
+            [(r.chapter, r.mastery, f"{r.mastered}/{r.pool}") for r in rows],
+            title=tr("progress.chart_title"),
+            source=tr("progress.source_mine"),
+            key="qz_mastery_chart",
         )
-    )
-    house_layout(
-        fig, title=tr("progress.chart_title"), x_title=tr("progress.axis_chapter"), y_title=tr("progress.axis_mastery")
-    )
-    fig.update_yaxes(range=[0, 100])
-    show_chart(fig, tr("progress.source_mine"), key="qz_mastery_chart")
+        st.dataframe(
+            [
+                {
+                    tr("progress.col_chapter"): tr(page(r.chapter).title_key),
+                    tr("classroom.col_read"): "✓" if r.chapter in read else "",
+                    tr("progress.col_mastery"): f"{100 * r.mastery:.0f} %",
+                    tr("progress.col_answered"): r.answered,
+                    tr("progress.col_pool"): r.pool,
+                    tr("progress.col_accuracy"): f"{100 * r.accuracy:.0f} %" if r.n_answers else "—",
+                }
+                for r in rows
+            ],
+            hide_index=True,
+        )
+    if me:
+        _my_exams(me)
+        _my_data(me)
+
+
+def chapters_read() -> set[str]:
+    """Chapters read: from the database for a named learner (plus waiting writes), else from this tab."""
+    from rocm_bridge.ui.chapter import READ_KEY
+
+    here = set(st.session_state.get(READ_KEY, set()))
+    me = learner()
+    db = _store() if me else None
+    if db is None:
+        return here
+    try:
+        return db.chapters_read(me.id) | {
+            w["chapter"] for w in st.session_state.get(learner_mod.OUTBOX, []) if w["op"] == "read"
+        }
+    except Exception:  # noqa: BLE001 - the outbox notice already says the database is away
+        return here
+
+
+def _my_exams(me: store.Learner) -> None:
+    db = _store()
+    try:
+        exams = [e for e in db.exams_of(me.id) if e["status"] != "open"] if db else []
+    except Exception as exc:  # noqa: BLE001 - a database outage must not break the page
+        show_error(store.StoreUnavailable(detail=type(exc).__name__))
+        exams = []
+    st.subheader(tr("progress.exams"))
+    if not exams:
+        st.caption(tr("progress.no_exams"))
+        return
     st.dataframe(
         [
             {
-                tr("progress.col_chapter"): name,
-                tr("progress.col_mastery"): f"{100 * r.mastery:.0f} %",
-                tr("progress.col_answered"): r.answered,
-                tr("progress.col_pool"): r.pool,
-                tr("progress.col_accuracy"): f"{100 * r.accuracy:.0f} %" if r.n_answers else "—",
+                tr("progress.col_date"): time.strftime("%Y-%m-%d %H:%M", time.gmtime(e["started_at"])),
+                tr("progress.col_score"): f"{e['n_correct']}/{e['n_questions']}" if e["status"] == "finished"
+                else tr("classroom.exam_abandoned"),
             }
-            for name, r in zip(names, rows, strict=True)
+            for e in exams
         ],
         hide_index=True,
-    )
-    if me:
-        db = _store()
-        try:
-            exams = [e for e in db.exams_of(me[0]) if e["finished_at"]] if db else []
-        except Exception as exc:  # noqa: BLE001 - a database outage must not break the page
-            show_error(store.StoreUnavailable(detail=type(exc).__name__))
-            exams = []
-        st.subheader(tr("progress.exams"))
-        if not exams:
-            st.caption(tr("progress.no_exams"))
-        else:
-            st.dataframe(
-                [
-                    {
-                        tr("progress.col_date"): time.strftime("%Y-%m-%d %H:%M", time.gmtime(e["started_at"])),
-                        tr("progress.col_score"): f"{e['n_correct']}/{e['n_questions']}",
-                    }
-                    for e in exams
-                ],
-                hide_index=True,
-            )
+    )  # fmt: skip
 
 
-def teacher_view() -> None:
-    """The whole database: common misconceptions, questions by wrong-answer rate, CSV exports."""
-    from rocm_bridge.quiz import report
+def _my_data(me: store.Learner) -> None:
+    """Download everything stored about me (JSON), or delete it."""
+    import json
 
+    st.subheader(tr("classroom.my_data"))
     db = _store()
     if db is None:
         return
     try:
-        stats = db.question_stats()
-        counts = db.misconception_counts()
-        n_learners, n_answers = db.class_size(), db.count_answers()
+        doc = json.dumps(db.export_learner(me.id), ensure_ascii=False, indent=1)
     except Exception as exc:  # noqa: BLE001
         show_error(store.StoreUnavailable(detail=type(exc).__name__))
         return
-    st.caption(tr("progress.db_note", where=md_escape(_db_where(db))))
-    if not stats:
-        st.info(tr("progress.teacher_empty"))
-        return
-    st.markdown(tr("progress.class_size", learners=n_learners, answers=n_answers))
-    lg = lang()
-    b = the_bank()
-    if counts:
-        st.subheader(tr("progress.misconceptions"))
-        st.dataframe(
-            [
-                {tr("progress.col_myth"): r["misconception"], tr("progress.col_wrong"): r["wrong_answers"],
-                 tr("progress.col_learners"): r["learners"]}
-                for r in report.misconception_rows(b, counts, lg)
-            ],
-            hide_index=True,
-        )  # fmt: skip
-    st.subheader(tr("progress.hardest"))
-    rows = report.question_rows(b, stats, lg)
-    st.dataframe(
-        [
-            {tr("progress.col_question"): r["question"], tr("progress.col_chapter"): r["chapter"],
-             tr("progress.col_answers"): r["answers"], tr("progress.col_learners"): r["learners"],
-             tr("progress.col_wrong_rate"): f"{r['wrong_rate_percent']:.0f} %",
-             tr("progress.col_common_wrong"): r["most_common_wrong"]}
-            for r in rows
-        ],
-        hide_index=True,
-    )  # fmt: skip
     left, right = st.columns(2)
-    left.download_button(
-        tr("progress.export_answers"),
-        db.export_answers_csv(),
-        "rocm_bridge_answers.csv",
-        "text/csv",
-        key="qz_dl_answers",
-    )
-    right.download_button(
-        tr("progress.export_stats"),
-        report.rows_to_csv(rows),
-        "rocm_bridge_questions.csv",
-        "text/csv",
-        key="qz_dl_stats",
-    )
+    left.download_button(tr("classroom.export_mine"), doc, "rocm_bridge_my_data.json", "application/json",
+                         key="qz_dl_mine")  # fmt: skip
+    with right.popover(tr("classroom.delete_mine"), icon=":material/delete:"):
+        st.markdown(tr("classroom.delete_mine_warn"))
+        if st.button(tr("classroom.delete_mine_confirm"), type="primary", key="qz_delete_mine"):
+            try:
+                db.delete_learner(me.id)
+            except Exception as exc:  # noqa: BLE001
+                show_error(store.StoreUnavailable(detail=type(exc).__name__))
+                return
+            learner_mod.leave()
+            for k in (HISTORY, CHECKED, SAVED, ANSWERS, learner_mod.OUTBOX):
+                st.session_state.pop(k, None)
+            st.session_state["qz_deleted"] = True
+            st.rerun()
 
 
 # --- selection kept in the URL (language-independent values, unlike bind="query-params" which stores labels) ---

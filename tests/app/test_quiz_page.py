@@ -132,7 +132,7 @@ def test_nickname_saves_answers_and_review_brings_mistakes_back(app_test, data_d
     assert i18n.t("quiz.errors.nickname_chars", "en") in _texts(at.error)
     at.text_input(key="qz_nick").input("Ana_1")
     at.button[0].click().run()
-    assert at.session_state["qz_learner"][1] == "Ana_1"
+    assert at.session_state["qz_learner"].nickname == "Ana_1"
     assert any("Ana\\_1" in m for m in _texts(at.markdown)), "nickname must be shown escaped"
 
     ctx, q = _practice_question(at)
@@ -163,22 +163,15 @@ def test_interview_mode_reveals_model_answer(app_test, data_dir):
     assert at.session_state["qz_history"][-1].correct
 
 
-def test_progress_and_teacher_view(app_test, data_dir):
+def test_progress_page_shows_no_one_elses_answers(app_test, data_dir):
     db = store_mod.get_store()
-    bank = load_bank()
     for name in ("ana", "bo"):
-        lid = db.learner_id(name)
-        db.record_answer(lid, question_id="mc.warp-is-32", chapter="ch1", set_name="misconceptions",
+        me, _ = db.join(name)
+        db.record_answer(me.id, question_id="mc.warp-is-32", chapter="ch1", set_name="misconceptions",
                          mode="practice", given=True, correct=False, misconception="mc.warp-is-32")  # fmt: skip
-    at = app_test(PROGRESS, lang="zh", qz_tab="teacher")
+    at = app_test(PROGRESS, lang="zh", qz_tab="teacher")  # the old teacher tab link shows nothing of theirs
     assert not at.exception
-    frames = at.dataframe
-    assert len(frames) == 2
-    myth = bank.get("mc.warp-is-32").t("prompt", "zh")
-    assert myth in frames[0].value.iloc[:, 0].tolist()
-    assert len(at.get("download_button")) == 2
-
-    at.segmented_control(key="qz_tab").set_value("mine").run()
+    assert not at.dataframe and not at.get("download_button")
     assert i18n.t("progress.no_answers", "zh") in _texts(at.info)
 
 
@@ -193,7 +186,7 @@ def test_mastery_chart_after_answers(app_test, data_dir):
     (chart,) = at.get("plotly_chart")
     spec = chart.proto.spec
     assert i18n.t("progress.chart_title", "en") in spec and "%" in spec
-    assert at.dataframe[0].value.iloc[1, 2] == 1  # ch2: one question answered
+    assert at.dataframe[0].value[i18n.t("progress.col_answered", "en")].iloc[1] == 1  # ch2: one answered
 
 
 def _answer_chapter_quiz(at, lang, right=True):
@@ -264,17 +257,23 @@ def test_unreachable_database_is_a_message_not_a_traceback(app_test, data_dir, m
     assert not at.exception and len(at.session_state["qz_history"]) == 1
 
 
-def test_named_learner_sees_finished_exams(app_test, data_dir):
+def test_named_learner_sees_finished_exams_only_with_the_resume_code(app_test, data_dir):
     db = store_mod.get_store()
-    lid = db.learner_id("Ana")
-    exam_id = db.start_exam(lid, n_questions=5, duration_s=450)
-    db.record_answer(lid, question_id="ch1.wavefront-size", chapter="ch1", set_name="bank", mode="exam",
+    me, code = db.join("Ana")
+    exam_id = db.start_exam(me.id, n_questions=5, duration_s=450)
+    db.record_answer(me.id, question_id="ch1.wavefront-size", chapter="ch1", set_name="bank", mode="exam",
                      given=64, correct=True, exam_id=exam_id)  # fmt: skip
     db.finish_exam(exam_id, n_correct=4)
     at = app_test(PROGRESS)
-    at.text_input(key="qz_nick").input("ana")
+    at.text_input(key="qz_nick").input("ana")  # typing the nickname is not enough
     at.button[0].click().run()
     assert not at.exception
-    assert at.session_state["qz_learner"] == (lid, "Ana")
+    assert "qz_learner" not in at.session_state
+    assert any("already taken" in e for e in _texts(at.error))
+
+    at = app_test(PROGRESS, me=code)  # the personal link
+    assert not at.exception
+    assert at.session_state["qz_learner"].id == me.id
+    assert "me" not in at.query_params, "the code is taken out of the address bar"
     assert "4/5" in at.dataframe[-1].value.iloc[:, 1].tolist()
-    assert at.dataframe[0].value.iloc[0, 2] == 1  # ch1: one question answered
+    assert at.dataframe[0].value[i18n.t("progress.col_answered", "en")].iloc[0] == 1  # ch1: one answered

@@ -1,0 +1,423 @@
+"""The classroom page: students join and answer the live poll; a teacher creates a class, opens it with the
+teacher key, watches results, runs live polls and previews the class's quizzes.
+
+Nothing here shows a learner's data without the teacher key of that class (checked by
+rocm_bridge.classroom.classes.teacher_login, rate-limited); the key lives only in the teacher's session.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import time
+from collections import Counter
+from typing import Any
+
+import streamlit as st
+
+from rocm_bridge.classroom import classes, papers, polls
+from rocm_bridge.errors import RocmBridgeError
+from rocm_bridge.i18n import t
+from rocm_bridge.pages import CHAPTERS, page
+from rocm_bridge.quiz import report, scoring, store
+from rocm_bridge.quiz.generate import generators_for
+from rocm_bridge.quiz.model import Question
+from rocm_bridge.quiz.progress import mastery_by_chapter
+from rocm_bridge.quiz.text import md_content
+from rocm_bridge.text import csv_safe, md_escape
+from rocm_bridge.ui import lang, show_error, tr
+from rocm_bridge.ui import learner as learner_mod
+from rocm_bridge.ui import quiz_widgets as qw
+
+TEACHER = "cr_teacher"  # ClassInfo the teacher opened with the key (this session only)
+NEW_CLASS = "cr_new_class"  # (ClassInfo, teacher key) just created: shown once
+POLL_EVERY_S = 1.0  # with the 0.5 s poll cache: a new poll shows within ~1.5 s
+
+
+def _outage(exc: Exception) -> None:
+    show_error(store.StoreUnavailable(detail=type(exc).__name__))
+
+
+# --- students ---------------------------------------------------------------------------------------------
+
+
+def student_poll() -> None:
+    """The class's live poll, looked for every POLL_EVERY_S without reloading the page."""
+    me, info = learner_mod.current(), learner_mod.current_class()
+    if me is None or info is None:
+        return
+    _poll_fragment()
+
+
+@st.fragment(run_every=POLL_EVERY_S)
+def _poll_fragment() -> None:
+    me, info = learner_mod.current(), learner_mod.current_class()
+    if me is None or info is None:
+        return
+    try:
+        db = store.get_store()
+        poll = polls.current_poll(db, info.id)
+    except Exception:  # noqa: BLE001 - the outbox notice tells about outages; the poll just waits
+        return
+    shown = st.session_state.get("cr_poll_shown")
+    if shown is not None and (poll is None or poll.id != shown or poll.status != "open"):
+        st.session_state.pop("cr_poll_shown", None)
+        if st.session_state.get(f"cr_poll_send_{shown}"):  # sent just as the teacher closed it: not counted
+            st.warning(tr("classroom.poll.closed_before"))
+    if poll is None:
+        st.caption(tr("classroom.poll.none"))
+        return
+    q = poll.question()
+    if q is None:
+        return
+    with st.container(border=True, key=f"cr_poll_box_{poll.id}"):
+        st.markdown(f"**{tr('classroom.poll.title')}**")
+        qw.show_prompt(q)
+        mine = st.session_state.setdefault("cr_poll_mine", {})
+        if poll.id not in mine:
+            try:
+                mine_db = polls.my_answer(db, poll.id, me.id)
+            except Exception:  # noqa: BLE001
+                mine_db = None
+            if mine_db is not None:
+                mine[poll.id] = mine_db
+        if poll.status == "revealed":
+            if poll.id in mine:
+                qw.feedback(q, mine[poll.id])
+            else:
+                st.info(tr("classroom.poll.revealed_unanswered"))
+                qw.feedback(q, None)
+            return
+        if poll.id in mine:
+            st.success(tr("classroom.poll.received"), icon=":material/how_to_vote:")
+            return
+        key = f"cr_poll_w_{poll.id}"
+        st.session_state["cr_poll_shown"] = poll.id
+        qw.question_input(q, key)
+        if st.button(tr("classroom.poll.send"), key=f"cr_poll_send_{poll.id}", type="primary"):
+            given = qw.answer_of(q, key)
+            if scoring.normalize_given(q, given) is None:
+                st.warning(tr("quiz.unanswered"))
+                return
+            try:
+                result = polls.answer(db, poll, me.id, given)
+            except Exception as exc:  # noqa: BLE001 - not acknowledged: say so, the learner can send again
+                _outage(exc)
+                return
+            if result == "closed":
+                st.warning(tr("classroom.poll.closed_before"))
+                return
+            mine[poll.id] = scoring.normalize_given(q, given)
+            st.success(tr("classroom.poll.received"), icon=":material/how_to_vote:")
+
+
+# --- teachers ---------------------------------------------------------------------------------------------
+
+
+def teacher_panel() -> None:
+    info = st.session_state.get(TEACHER)
+    if info is None:
+        _create_or_open()
+        return
+    top = st.columns([4, 1])
+    top[0].subheader(tr("classroom.teacher.class_title", name=md_escape(info.name), code=info.join_code))
+    if top[1].button(tr("classroom.teacher.lock"), key="cr_lock", icon=":material/lock:"):
+        st.session_state.pop(TEACHER, None)
+        st.rerun()
+    lg = lang()
+    view = st.segmented_control(
+        tr("classroom.teacher.view"), ("results", "poll", "quizzes"), key="cr_view", required=True, default="results",
+        format_func=lambda v: t(f"classroom.teacher.views.{v}", lg), label_visibility="collapsed",
+    )  # fmt: skip
+    if view == "poll":
+        teacher_poll(info)
+    elif view == "quizzes":
+        class_quizzes(info)
+    else:
+        class_results(info)
+
+
+def _create_or_open() -> None:
+    created = st.session_state.get(NEW_CLASS)
+    if created:
+        info, key = created
+        with st.container(border=True):
+            st.success(tr("classroom.teacher.created", name=md_escape(info.name)), icon=":material/school:")
+            st.markdown(tr("classroom.teacher.join_code_is"))
+            st.code(info.join_code, language=None)
+            st.markdown(tr("classroom.teacher.key_once"))
+            st.code(key, language=None)
+            if st.button(tr("classroom.teacher.key_kept"), key="cr_key_kept", type="primary"):
+                st.session_state.pop(NEW_CLASS, None)
+                st.session_state[TEACHER] = info
+                st.rerun()
+        return
+    left, right = st.columns(2)
+    with left.form("cr_open_form"):
+        st.markdown(f"**{tr('classroom.teacher.open')}**")
+        code = st.text_input(tr("classroom.join_code"), max_chars=12, key="cr_open_code")
+        key = st.text_input(tr("classroom.teacher.key"), type="password", max_chars=200, key="cr_open_key")
+        opened = st.form_submit_button(tr("classroom.teacher.open_go"), type="primary")
+    with right.form("cr_create_form"):
+        st.markdown(f"**{tr('classroom.teacher.create')}**")
+        name = st.text_input(tr("classroom.teacher.name"), max_chars=classes.NAME_MAX, key="cr_new_name")
+        created_now = st.form_submit_button(tr("classroom.teacher.create_go"))
+    try:
+        if opened:
+            db = store.get_store()
+            st.session_state[TEACHER] = classes.teacher_login(db, code, key, learner_mod.client_address())
+            st.rerun()
+        if created_now:
+            db = store.get_store()
+            st.session_state[NEW_CLASS] = classes.create_class(db, name, learner_mod.client_address())
+            st.rerun()
+    except RocmBridgeError as err:
+        show_error(err)
+    except Exception as exc:  # noqa: BLE001
+        _outage(exc)
+
+
+def _student_rows(db: store.Store, info: classes.ClassInfo) -> list[dict[str, Any]]:
+    bank = qw.the_bank()
+    exams: dict[int, list[dict]] = {}
+    for e in db.class_exams(info.id):
+        exams.setdefault(e["learner_id"], []).append(e)
+    rows = []
+    for lid, (nick, hist) in sorted(db.class_histories(info.id).items(), key=lambda kv: kv[1][0].casefold()):
+        chapters = mastery_by_chapter(bank, hist)
+        done = [e for e in exams.get(lid, []) if e["status"] == "finished"]
+        last = done[-1] if done else None
+        rows.append(
+            {
+                "nickname": nick,
+                "answers": len(hist),
+                "accuracy_percent": round(100 * sum(a.correct for a in hist) / len(hist), 1) if hist else None,
+                "mastery_percent": round(100 * sum(c.mastered for c in chapters) / max(1, sum(c.pool for c in chapters)), 1),
+                "exams": len(done),
+                "last_exam": f"{last['n_correct']}/{last['n_questions']}" if last else "",
+                "_chapters": chapters,
+            }
+        )  # fmt: skip
+    return rows
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    if rows:
+        fields = [k for k in rows[0] if not k.startswith("_")]
+        writer = csv.writer(buf)
+        writer.writerow(fields)
+        for r in rows:
+            writer.writerow([csv_safe(r[k]) if isinstance(r[k], str) else r[k] for k in fields])
+    return buf.getvalue()
+
+
+def class_results(info: classes.ClassInfo) -> None:
+    try:
+        db = store.get_store()
+        students = _student_rows(db, info)
+        stats = db.question_stats(info.id)
+        counts = db.misconception_counts(info.id)
+        n_answers = db.count_answers(info.id)
+    except RocmBridgeError as err:
+        show_error(err)
+        return
+    except Exception as exc:  # noqa: BLE001
+        _outage(exc)
+        return
+    st.markdown(tr("classroom.teacher.size", learners=len(students), answers=n_answers))
+    if not students:
+        st.info(tr("classroom.teacher.empty", code=info.join_code))
+        _delete_class(db, info)
+        return
+    per_ch = {ch: [0, 0] for ch in CHAPTERS}
+    for s in students:
+        for c in s["_chapters"]:
+            per_ch[c.chapter][0] += c.mastered
+            per_ch[c.chapter][1] += c.pool
+    qw.mastery_chart(
+        [(ch, m / p if p else 0.0, f"{100 * m / p:.0f} %" if p else "") for ch, (m, p) in per_ch.items()],
+        title=tr("classroom.teacher.chart_title", name=html.escape(info.name)),  # Plotly titles take <a href>
+        source=tr("classroom.teacher.chart_source", n=len(students), when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())),
+        key="cr_mastery_chart",
+    )  # fmt: skip
+    st.subheader(tr("classroom.teacher.students"))
+    st.dataframe(
+        [
+            {tr("classroom.col.nickname"): s["nickname"], tr("progress.col_answers"): s["answers"],
+             tr("progress.col_accuracy"): f"{s['accuracy_percent']:.0f} %" if s["accuracy_percent"] is not None else "—",
+             tr("progress.col_mastery"): f"{s['mastery_percent']:.0f} %", tr("classroom.col.exams"): s["exams"],
+             tr("classroom.col.last_exam"): s["last_exam"]}
+            for s in students
+        ],
+        hide_index=True,
+    )  # fmt: skip
+    lg = lang()
+    b = qw.the_bank()
+    if counts:
+        st.subheader(tr("progress.misconceptions"))
+        st.dataframe(
+            [
+                {tr("progress.col_myth"): r["misconception"], tr("progress.col_wrong"): r["wrong_answers"],
+                 tr("progress.col_learners"): r["learners"]}
+                for r in report.misconception_rows(b, counts, lg)
+            ],
+            hide_index=True,
+        )  # fmt: skip
+    rows = report.question_rows(b, stats, lg)
+    st.subheader(tr("progress.hardest"))
+    st.dataframe(
+        [
+            {tr("progress.col_question"): r["question"], tr("progress.col_chapter"): r["chapter"],
+             tr("progress.col_answers"): r["answers"], tr("progress.col_learners"): r["learners"],
+             tr("progress.col_wrong_rate"): f"{r['wrong_rate_percent']:.0f} %",
+             tr("progress.col_common_wrong"): r["most_common_wrong"]}
+            for r in rows
+        ],
+        hide_index=True,
+    )  # fmt: skip
+    cols = st.columns(3)
+    cols[0].download_button(tr("progress.export_answers"), db.export_answers_csv(info.id),
+                            f"class_{info.join_code}_answers.csv", "text/csv", key="cr_dl_answers")  # fmt: skip
+    cols[1].download_button(tr("progress.export_stats"), report.rows_to_csv(rows),
+                            f"class_{info.join_code}_questions.csv", "text/csv", key="cr_dl_questions")  # fmt: skip
+    cols[2].download_button(tr("classroom.teacher.export_students"), _csv(students),
+                            f"class_{info.join_code}_students.csv", "text/csv", key="cr_dl_students")  # fmt: skip
+    _delete_class(db, info)
+
+
+def _delete_class(db: store.Store, info: classes.ClassInfo) -> None:
+    with st.popover(tr("classroom.teacher.delete"), icon=":material/delete_forever:"):
+        st.markdown(tr("classroom.teacher.delete_warn", name=md_escape(info.name)))
+        if st.button(tr("classroom.teacher.delete_confirm"), type="primary", key="cr_delete_class"):
+            try:
+                classes.delete_class(db, info.id)
+            except Exception as exc:  # noqa: BLE001
+                _outage(exc)
+                return
+            st.session_state.pop(TEACHER, None)
+            st.toast(tr("classroom.teacher.deleted"), icon=":material/delete_forever:")
+            st.rerun()
+
+
+def class_quizzes(info: classes.ClassInfo) -> None:
+    """What every student of the class gets at the end of each chapter (round 1), in the same order."""
+    lg = lang()
+    st.caption(tr("classroom.teacher.quizzes_intro"))
+    ch = st.selectbox(tr("quiz.chapter"), CHAPTERS, key="cr_quiz_ch", format_func=lambda c: t(page(c).title_key, lg))
+    from rocm_bridge.quiz.text import option_order
+
+    for i, q in enumerate(papers.chapter_quiz(info.id, ch)):
+        with st.container(border=True):
+            qw.show_prompt(q, f"{i + 1}")
+            if q.options:  # in the order the students see them
+                labels = q.option_labels(lg)
+                order = option_order(q.id, len(labels), papers.option_seed(info.id))
+                st.markdown("\n".join(f"{pos + 1}. {md_content(labels[j])}" for pos, j in enumerate(order)))
+            st.caption(f"{tr('classroom.teacher.answer')}: {md_content(scoring.correct_answer_text(q, lg))}")
+
+
+# --- live poll, teacher side ------------------------------------------------------------------------------
+
+
+def _choices(chapter: str) -> list[str]:
+    bank = qw.the_bank()
+    ids = [q.id for q in bank.select(sets=("bank", "misconceptions"), chapters=[chapter], graded_only=True)]
+    return ids + [g.id for g in generators_for([chapter])]
+
+
+def teacher_poll(info: classes.ClassInfo) -> None:
+    lg = lang()
+    bank = qw.the_bank()
+    left, right = st.columns([1, 3])
+    ch = left.selectbox(tr("quiz.chapter"), CHAPTERS, key="cr_poll_ch", format_func=lambda c: t(page(c).title_key, lg))
+    qid = right.selectbox(tr("classroom.poll.pick"), _choices(ch), key="cr_poll_q",
+                          format_func=lambda i: report.question_label(bank, i, lg))  # fmt: skip
+    if st.button(tr("classroom.poll.open"), type="primary", key="cr_poll_open", icon=":material/campaign:"):
+        try:
+            polls.open_poll(store.get_store(), info.id, qid)
+        except Exception as exc:  # noqa: BLE001
+            _outage(exc)
+    _teacher_poll_live(info.id)
+    try:
+        done = polls.history(store.get_store(), info.id)
+    except Exception:  # noqa: BLE001
+        done = []
+    if done:
+        st.subheader(tr("classroom.poll.past"))
+        st.dataframe(
+            [{tr("progress.col_question"): report.question_label(bank, p["question_id"], lg),
+              tr("progress.col_answers"): p["n_answers"], tr("classroom.poll.right"): p["n_correct"]} for p in done],
+            hide_index=True,
+        )  # fmt: skip
+
+
+def distribution_bars(q: Question, counts: Counter, lg: str) -> tuple[list[str], list[int]]:
+    """Answer labels and how many students gave each (a multiple-choice pick counts for each option picked)."""
+    tally: Counter = Counter()
+    for raw, n in counts.items():
+        try:
+            given = json.loads(raw)
+        except ValueError:
+            continue
+        if q.type == "multiple" and isinstance(given, list):
+            for i in given:
+                tally[scoring.format_answer(q, [i], lg)] += n
+        else:
+            tally[scoring.format_answer(q, given, lg)] += n
+    if q.type in ("single", "code", "multiple"):
+        labels = [scoring.format_answer(q, i if q.type != "multiple" else [i], lg) for i in range(len(q.options))]
+    elif q.type == "true_false":
+        labels = [scoring.format_answer(q, v, lg) for v in (True, False)]
+    else:
+        labels = [label for label, _ in tally.most_common(10)]
+    return labels, [tally.get(label, 0) for label in labels]
+
+
+@st.fragment(run_every=POLL_EVERY_S)
+def _teacher_poll_live(class_id: int) -> None:
+    from rocm_bridge.ui.charts import house_figure, show_chart
+
+    try:
+        db = store.get_store()
+        poll = polls.current_poll(db, class_id, fresh=True)
+        if poll is None:
+            st.caption(tr("classroom.poll.none_teacher"))
+            return
+        counts, n, right = polls.distribution(db, poll.id)
+    except Exception as exc:  # noqa: BLE001
+        _outage(exc)
+        return
+    q = poll.question()
+    if q is None:
+        return
+    lg = lang()
+    with st.container(border=True):
+        qw.show_prompt(q)
+        labels, values = distribution_bars(q, counts, lg)
+        import plotly.graph_objects as go
+
+        fig = house_figure(
+            go.Bar(x=[lab[:40] for lab in labels], y=values, text=values),
+            title=tr("classroom.poll.chart_title", n=n),
+            x_title=tr("classroom.poll.axis_answer"),
+            y_title=tr("classroom.poll.axis_students"),
+        )
+        show_chart(fig, tr("classroom.poll.chart_source", every=POLL_EVERY_S), key=f"cr_poll_chart_{poll.id}")
+        cols = st.columns(2)
+        if poll.status == "open":
+            if cols[0].button(tr("classroom.poll.reveal"), key=f"cr_reveal_{poll.id}", icon=":material/visibility:"):
+                polls.reveal(db, poll)
+                st.rerun()
+        else:
+            st.markdown(tr("classroom.poll.right_n", right=right, n=n))
+            st.markdown(
+                f"**{tr('classroom.teacher.answer')}:** {md_content(scoring.correct_answer_text(q, lg))}\n\n"
+                f"**{tr('quiz.explanation')}:** {md_content(q.t('explanation', lg))}"
+            )
+        if cols[1].button(tr("classroom.poll.close"), key=f"cr_close_{poll.id}", icon=":material/stop_circle:"):
+            polls.close(db, poll)
+            st.rerun()

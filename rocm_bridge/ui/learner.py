@@ -1,0 +1,329 @@
+"""Who is learning: a nickname plus a private resume code, and the outbox that never loses an answer.
+
+Identity. Joining gives a resume code, shown once. The browser keeps it in a cookie (`rb_me`), written by a
+few lines of our own JavaScript through `st.html(..., unsafe_allow_javascript=True)` (Streamlit 1.67 can read
+cookies, `st.context.cookies`, but has no API to write one); a reload reads it back from `st.context.cookies`.
+A `?me=CODE` link is the fallback a learner copies to another device; it is taken out of the address bar
+once read. Typing a nickname never gives a history: only the code does.
+
+Outbox. Every write (an answer, an exam's progress, its submission, a chapter read) goes through `submit`:
+it is kept in the session until the database confirms it, retried on every run and every few seconds while
+the database is away, and a notice says how many are waiting. Each answer carries a client key, so a retry
+of a write that did reach the database is stored once.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import streamlit as st
+from sqlalchemy.exc import IntegrityError
+
+from rocm_bridge.classroom import classes as classes_mod
+from rocm_bridge.classroom.ratelimit import TooManyAttempts
+from rocm_bridge.errors import RocmBridgeError
+from rocm_bridge.quiz import store
+from rocm_bridge.text import md_escape
+from rocm_bridge.ui import show_error, tr
+
+LEARNER = "qz_learner"  # store.Learner once known
+CLASS = "qz_class"  # classes.ClassInfo of the learner's class
+NEW_CODE = "qz_new_code"  # the resume code just issued (shown once, until dismissed)
+OUTBOX = "qz_outbox"  # writes not yet confirmed by the database
+TRIED = "qz_identified"
+COOKIE = "rb_me"
+COOKIE_DAYS = 180
+
+
+def get_store() -> store.Store | None:
+    try:
+        return store.get_store()
+    except RocmBridgeError as err:
+        show_error(err)
+    return None
+
+
+def client_address() -> str:
+    """Who is asking, for the rate limits: the proxy's X-Real-IP when ROCM_BRIDGE_TRUST_PROXY=1 (nginx in
+    deploy/ sets it), else the socket's peer address."""
+    import os
+
+    if os.environ.get("ROCM_BRIDGE_TRUST_PROXY") == "1":
+        real = st.context.headers.get("X-Real-Ip") or st.context.headers.get("X-Forwarded-For", "").split(",")[0]
+        if real.strip():
+            return real.strip()[:64]
+    return (st.context.ip_address or "local")[:64]
+
+
+def current() -> store.Learner | None:
+    return st.session_state.get(LEARNER)
+
+
+def current_class() -> classes_mod.ClassInfo | None:
+    return st.session_state.get(CLASS)
+
+
+def _set(db: store.Store, found: store.Learner) -> None:
+    st.session_state[LEARNER] = found
+    st.session_state[CLASS] = classes_mod.get_class(db, found.class_id) if found.class_id else None
+
+
+def identify() -> store.Learner | None:
+    """Once per session: resume from ?me= or the cookie. Then flush the outbox (every run)."""
+    if not st.session_state.get(TRIED):
+        code = st.query_params.get("me")
+        from_link = code is not None
+        if code is None:
+            code = st.context.cookies.get(COOKIE)
+        db = get_store() if code else None
+        if db is not None:
+            st.session_state[TRIED] = True
+            try:
+                found = classes_mod.resume(db, str(code), client_address())
+            except TooManyAttempts as err:
+                show_error(err)
+                found = None
+            except Exception as exc:  # noqa: BLE001 - a database outage: try again on the next run
+                st.session_state[TRIED] = False
+                show_error(store.StoreUnavailable(detail=type(exc).__name__))
+                found = None
+            if found is not None:
+                _set(db, found)
+                if from_link:
+                    write_cookie(str(code))  # this device remembers it from now on
+            elif st.session_state[TRIED] and not from_link:
+                forget_cookie()  # a code of deleted data
+            elif st.session_state[TRIED]:
+                st.toast(tr("classroom.me.unknown"), icon=":material/link_off:")
+        elif not code:
+            st.session_state[TRIED] = True
+        if from_link:
+            st.query_params.pop("me", None)
+    _emit_cookie()
+    flush()
+    return current()
+
+
+COOKIE_PENDING = "qz_cookie"  # the cookie to write on the next complete run (a rerun would drop the script)
+
+
+def write_cookie(code: str) -> None:
+    st.session_state[COOKIE_PENDING] = "".join(ch for ch in code if ch.isalnum() or ch == "-")[:40]  # [A-Z0-9-]
+
+
+def forget_cookie() -> None:
+    st.session_state[COOKIE_PENDING] = ""
+
+
+def _emit_cookie() -> None:
+    """Our own script, our own value ([A-Z0-9-] only): sets or clears the rb_me cookie for this site."""
+    value = st.session_state.pop(COOKIE_PENDING, None)
+    if value is None:
+        return
+    age = COOKIE_DAYS * 86400 if value else 0
+    st.html(
+        f"<script>document.cookie='{COOKIE}={value}; Path=/; Max-Age={age}; SameSite=Lax';</script>",
+        unsafe_allow_javascript=True,
+    )
+
+
+def leave() -> None:
+    for key in (LEARNER, CLASS, NEW_CODE, "qz_exam"):
+        st.session_state.pop(key, None)
+    st.session_state[TRIED] = True
+    forget_cookie()
+
+
+def join(nickname: str, join_code: str = "") -> bool:
+    """Join (with a class code or without); shows the reason when it fails."""
+    try:
+        nick = store.validate_nickname(nickname)
+        db = get_store()
+        if db is None:
+            return False
+        if join_code.strip():
+            info, found, code = classes_mod.join_class(db, join_code, nick, client_address())
+        else:
+            found, code = db.join(nick)
+            info = None
+    except RocmBridgeError as err:
+        show_error(err)
+        return False
+    except Exception as exc:  # noqa: BLE001 - the database went away after connecting
+        show_error(store.StoreUnavailable(detail=type(exc).__name__))
+        return False
+    st.session_state[LEARNER] = found
+    st.session_state[CLASS] = info
+    st.session_state[NEW_CODE] = code
+    st.session_state.pop("qz_exam", None)
+    write_cookie(code)
+    return True
+
+
+def resume_with(code: str) -> bool:
+    db = get_store()
+    if db is None:
+        return False
+    try:
+        found = classes_mod.resume(db, code, client_address())
+    except RocmBridgeError as err:
+        show_error(err)
+        return False
+    except Exception as exc:  # noqa: BLE001
+        show_error(store.StoreUnavailable(detail=type(exc).__name__))
+        return False
+    if found is None:
+        show_error(classes_mod.UnknownClass("classroom.errors.unknown_code"))
+        return False
+    _set(db, found)
+    st.session_state.pop("qz_exam", None)
+    write_cookie(code)
+    return True
+
+
+def me_link(code: str) -> str:
+    from rocm_bridge.pages import page
+
+    base = (st.context.url or "").split("?")[0].rstrip("/")
+    root = base.rsplit("/", 1)[0] if base.count("/") > 2 else base
+    return f"{root}/{page('progress').url_path}?me={code}"
+
+
+def learner_box() -> None:
+    """Who am I: the nickname (and class), the code shown once; or forms to join or to come back."""
+    me = identify()
+    outbox_notice()
+    if st.session_state.pop("qz_gone", False):
+        st.info(tr("classroom.gone"), icon=":material/person_off:")
+    if me:
+        info = current_class()
+        cols = st.columns([4, 1])
+        text = tr("quiz.nick.as", nick=md_escape(me.nickname))
+        if info:
+            text += " · " + tr("classroom.in_class", name=md_escape(info.name), code=info.join_code)
+        cols[0].markdown(text)
+        if cols[1].button(tr("quiz.nick.leave"), key="qz_nick_leave"):
+            leave()
+            st.rerun()
+        code = st.session_state.get(NEW_CODE)
+        if code:
+            with st.container(border=True):
+                st.markdown(tr("classroom.code.once"))
+                st.code(code, language=None)
+                st.caption(tr("classroom.code.link"))
+                st.code(me_link(code), language=None)
+                if st.button(tr("classroom.code.done"), key="qz_code_done"):
+                    st.session_state.pop(NEW_CODE, None)
+                    st.rerun()
+        return
+    with st.form("qz_nick_form", border=False):
+        cols = st.columns([3, 2, 1], vertical_alignment="bottom")
+        raw = cols[0].text_input(tr("quiz.nick.label"), max_chars=store.NICK_MAX, key="qz_nick")
+        class_code = cols[1].text_input(tr("classroom.join_code"), max_chars=12, key="qz_join_code",
+                                        placeholder=tr("classroom.join_code_hint"))  # fmt: skip
+        joined = cols[2].form_submit_button(tr("quiz.nick.join"))
+    if joined and join(raw, class_code):
+        st.rerun()
+    elif not joined:
+        st.caption(tr("quiz.nick.anonymous"))
+    with st.expander(tr("classroom.resume.title"), icon=":material/key:"):
+        with st.form("qz_resume_form", border=False):
+            cols = st.columns([4, 1], vertical_alignment="bottom")
+            typed = cols[0].text_input(tr("classroom.resume.label"), max_chars=40, key="qz_resume_code",
+                                       type="password")  # fmt: skip
+            back = cols[1].form_submit_button(tr("classroom.resume.go"))
+        if back and resume_with(typed):
+            st.rerun()
+
+
+# --- the outbox -------------------------------------------------------------------------------------------
+
+
+def new_key() -> str:
+    return uuid.uuid4().hex
+
+
+def submit(op: str, **kwargs: Any) -> bool:
+    """Queue a write and try it now; True when the database confirmed it (and everything queued before)."""
+    box: list[dict[str, Any]] = st.session_state.setdefault(OUTBOX, [])
+    if op == "exam_progress":  # only the latest progress of an exam matters
+        box[:] = [w for w in box if not (w["op"] == op and w["exam_id"] == kwargs["exam_id"])]
+    box.append({"op": op, "queued_at": time.time(), **kwargs})
+    return flush()
+
+
+def _apply(db: store.Store, w: dict[str, Any]) -> None:
+    args = {k: v for k, v in w.items() if k not in ("op", "queued_at")}
+    if w["op"] == "answer":
+        db.record_answer(**args)
+    elif w["op"] == "exam_progress":
+        db.save_exam_progress(args["exam_id"], args["progress"])
+    elif w["op"] == "finish_exam":
+        db.finish_exam(args["exam_id"], args["n_correct"])
+    elif w["op"] == "abandon_exam":
+        db.abandon_exam(args["exam_id"])
+    elif w["op"] == "read":
+        db.mark_read(args["learner_id"], args["chapter"])
+
+
+def flush() -> bool:
+    """Write what is waiting, in order; stop at the first failure (kept for the next try)."""
+    box: list[dict[str, Any]] = st.session_state.get(OUTBOX) or []
+    if not box:
+        return True
+    try:
+        db = store.get_store()
+    except RocmBridgeError:
+        return False
+    while box:
+        try:
+            _apply(db, box[0])
+        except RocmBridgeError:
+            box.pop(0)  # invalid for good (a value the store refuses): retrying would never succeed
+            continue
+        except IntegrityError:
+            if _learner_gone(db, box[0]):
+                continue
+            return False
+        except Exception:  # noqa: BLE001 - the database is away: keep it for the next try
+            return False
+        box.pop(0)
+    return True
+
+
+def _learner_gone(db: store.Store, w: dict[str, Any]) -> bool:
+    """The learner's data was deleted (by them in another tab, or by the teacher with the class): their queued
+    writes have nowhere to go. Forget the learner in this tab and say so."""
+    lid = w.get("learner_id")
+    me = current()
+    try:
+        gone = lid is not None and db.learner(lid) is None or me is not None and db.learner(me.id) is None
+    except Exception:  # noqa: BLE001
+        return False
+    if gone:
+        st.session_state.setdefault(OUTBOX, []).clear()  # in place: flush() loops over this very list
+        leave()
+        st.session_state["qz_gone"] = True
+    return gone
+
+
+def pending() -> int:
+    return len(st.session_state.get(OUTBOX) or [])
+
+
+def outbox_notice() -> None:
+    """A notice that stays while writes wait, retried every 3 s; gone once they are written."""
+    if pending():
+        _retry_fragment()
+
+
+@st.fragment(run_every=3)
+def _retry_fragment() -> None:
+    if flush():
+        st.success(tr("classroom.outbox.saved"), icon=":material/cloud_done:")
+        st.rerun(scope="app")
+        return
+    n = sum(1 for w in st.session_state.get(OUTBOX, []) if w["op"] == "answer")
+    st.warning(tr("classroom.outbox.waiting", n=n, total=pending()), icon=":material/cloud_off:")

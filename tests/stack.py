@@ -1,0 +1,86 @@
+"""The deployment of deploy/compose.yaml without Docker: N app replicas sharing one database, nginx in front.
+
+Replicas are `streamlit run app.py` with the flags of rocm_bridge/serve.py (the Dockerfile's CMD) on free loopback
+ports, ROCM_BRIDGE_DB_URL pointing at the shared database; nginx runs the deploy/ template (tests/nginx.py).
+Used by tests/integration/test_replicas.py and bench/classroom.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from nginx import Nginx
+
+from rocm_bridge.serve import start_server, stop_server
+
+
+class Stack:
+    def __init__(self, db_url: str, replicas: int = 2, extra_env: dict[str, str] | None = None) -> None:
+        self.db_url = db_url
+        self.n = replicas
+        self.extra_env = extra_env or {}
+        self.procs: list[subprocess.Popen] = []
+        self.urls: list[str] = []
+        self.nginx: Nginx | None = None
+        self.dir = Path(tempfile.mkdtemp(prefix="rocm_bridge_stack_"))
+
+    @property
+    def url(self) -> str:
+        assert self.nginx is not None
+        return self.nginx.url
+
+    @property
+    def upstreams(self) -> list[str]:
+        """'127.0.0.1:PORT' of each replica, as nginx's $upstream_addr names them."""
+        return [u.removeprefix("http://") for u in self.urls]
+
+    def replica_of(self, upstream: str) -> int:
+        return self.upstreams.index(upstream)
+
+    def start(self) -> Stack:
+        def one(i: int) -> tuple[subprocess.Popen, str]:
+            data = self.dir / f"replica{i}"
+            data.mkdir()
+            env = {"ROCM_BRIDGE_DB_URL": self.db_url, "ROCM_BRIDGE_DATA_DIR": str(data), "ROCM_BRIDGE_TRUST_PROXY": "1",
+                   **self.extra_env}  # fmt: skip
+            return start_server(timeout_s=90, env=env, log=self.dir / f"replica{i}.log")
+
+        try:
+            with ThreadPoolExecutor(self.n) as pool:
+                for proc, url in pool.map(one, range(self.n)):
+                    self.procs.append(proc)
+                    self.urls.append(url)
+            self.nginx = Nginx(self.upstreams).start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def logs(self) -> str:
+        out = []
+        for i in range(self.n):
+            path = self.dir / f"replica{i}.log"
+            if path.exists():
+                out.append(f"--- replica {i}\n" + path.read_text(errors="replace")[-3000:])
+        if self.nginx:
+            out.append("--- nginx\n" + self.nginx.log()[-2000:])
+        return "\n".join(out)
+
+    def stop(self) -> None:
+        if self.nginx:
+            self.nginx.stop()
+            self.nginx = None
+        for proc in self.procs:
+            stop_server(proc)
+        self.procs.clear()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> Stack:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
