@@ -15,13 +15,13 @@ import resource
 import shutil
 import signal
 import subprocess
-import threading
 import time
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from rocm_bridge.compile.errors import CompileBusy
+from rocm_bridge.exclusive import OneAtATime
 
 WALL_S = float(os.environ.get("ROCM_BRIDGE_COMPILE_TIMEOUT", "60"))
 CPU_S = 90
@@ -30,29 +30,14 @@ FILE_BYTES = 64 * 1024 ** 2
 OUTPUT_CAP = 2 * 1024 ** 2  # bytes of compiler messages kept
 NICE = 10
 
-_LOCK = threading.Lock()
-_holder: dict[str, object] = {}
+_COMPILE = OneAtATime(lambda held_s: CompileBusy(since=held_s))
+is_busy = _COMPILE.is_busy
+holder = _COMPILE.holder
 
 
-def is_busy() -> bool:
-    return _LOCK.locked()
-
-
-def holder() -> dict[str, object]:
-    return dict(_holder)
-
-
-@contextmanager
 def compile_lock(label: str = "compile"):
     """One compile at a time per server; a second caller gets CompileBusy at once (the page says so)."""
-    if not _LOCK.acquire(blocking=False):
-        raise CompileBusy(since=round(time.monotonic() - float(_holder.get("since", time.monotonic())), 1))
-    _holder.update(label=label, since=time.monotonic())
-    try:
-        yield
-    finally:
-        _holder.clear()
-        _LOCK.release()
+    return _COMPILE.hold(label)
 
 
 def bwrap() -> str | None:

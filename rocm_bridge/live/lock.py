@@ -7,32 +7,13 @@ and the page says "busy, try again".
 
 from __future__ import annotations
 
-import threading
-import time
-from contextlib import contextmanager
-
 from rocm_bridge.errors import Busy
+from rocm_bridge.exclusive import OneAtATime
 
-_LOCK = threading.Lock()
-_holder: dict[str, object] = {}
-
-
-def is_busy() -> bool:
-    return _LOCK.locked()
+_BENCH = OneAtATime(lambda held_s: Busy())
+is_busy = _BENCH.is_busy
+holder = _BENCH.holder
 
 
-def holder() -> dict[str, object]:
-    """Who holds the lock (label, since) or {} when free."""
-    return dict(_holder)
-
-
-@contextmanager
 def bench_lock(label: str = "benchmark"):
-    if not _LOCK.acquire(blocking=False):
-        raise Busy()
-    _holder.update(label=label, since=time.monotonic())
-    try:
-        yield
-    finally:
-        _holder.clear()
-        _LOCK.release()
+    return _BENCH.hold(label)
