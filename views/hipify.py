@@ -15,7 +15,7 @@ if files:
     results = hv.panes(files, opts)
     current = hv.project_picker(results) if len(files) > 1 else results[0]
     if len(files) > 1:
-        st.code(current.result.output, language="cpp", line_numbers=True, height=hv.pane_height(current.result.output))
+        st.code(hv.shown(current.result.output), language="cpp", line_numbers=True, height=hv.pane_height(current.result.output))
         hv.downloads(results)
     hv.RENDER[hv.view_picker()](current)
 share_link()

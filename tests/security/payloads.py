@@ -9,19 +9,35 @@ from __future__ import annotations
 # Each would, if rendered as Markdown, put a link, an image (loaded by every viewer, with a Referer), styled or
 # coloured text or raw HTML on someone else's screen. The browser test asserts none of it renders.
 MARKDOWN_PAYLOADS: tuple[str, ...] = (
-    "[LOGIN](https://evil.example/login)",
-    "![t](http://evil.example/pixel.png)",
-    ":red[**ALERT**]",
-    "**bold**_it_",
-    "<img src=http://evil.example/x.png>",
-    "www.evil.example",
-    "`code`~~strike~~",
-    "$\\href{http://evil.example}{x}$",
-    "# Heading",
+    "[ZQ1LOGIN](https://evil.example/login)",
+    "![ZQ2](http://evil.example/pixel.png)",
+    ":red[**ZQ3**]",
+    "**ZQ4**_ZQ4_",
+    "<img src=http://evil.example/ZQ5.png>",
+    "www.evil.example/ZQ6",
+    "`ZQ7`~~ZQ7~~",
+    "$\\href{http://evil.example}{ZQ8}$",
+    "# ZQ9",
 )
-# The markers a rendered payload leaves in the page: no <a>/<img> outside the app's own, no <strong>/<em>/<del>
-# around payload text, no coloured span, no KaTeX, no heading.
+# Each payload carries a marker ZQn; a rendered payload would put a marker inside a link, image, bold, italic,
+# struck, coloured, code, heading or KaTeX element, or an evil.example address into an href/src.
 EVIL_HOST = "evil.example"
+# The same without "/" (a file name cannot hold one): for upload names and zip entries.
+NAME_PAYLOADS: tuple[str, ...] = (
+    "[ZQ1LOGIN](https:evil.example)",
+    "![ZQ2](http:evil.example)",
+    ":red[**ZQ3**]",
+    "**ZQ4**_ZQ4_",
+    "<img src=http:evil.example>ZQ5",
+    "www.evil.example ZQ6",
+)
+# Every query key a page reads (url_state, bind="query-params", the stack / hardware / coverage links).
+QUERY_KEYS: tuple[str, ...] = (
+    "hp_ex", "hp_view", "hp_roc", "cv_model", "cv_phase", "cv_recorded", "cv_source", "cv_reg", "doc_sys",
+    "lv_backend", "lv_mode", "hw_gpus", "hw_gcd", "hw_base", "hw_prec", "st_comp", "st_trace", "st_hipnv",
+    "ch1_comp", "ch1_trace", "fl_formula", "fl_po_list", "fl_tp_hw", "fl_tp_workload", "fl_cv_hw", "qz_chapter",
+)
+
 
 # --- The log doctor's worst inputs -------------------------------------------------------------------------------
 # One short text each signature matches. The tests build from each the inputs that hurt a backtracking engine:
