@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rocm_bridge import coverage
+from rocm_bridge import coverage, limits
 from rocm_bridge.coverage import chart, registry, trace, upload
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.ui import formula_card, page_header, show_error, source_note, tr
@@ -79,7 +79,7 @@ try:
         recorded = right.toggle(tr("coverage.use_recorded"), key="cv_recorded", help=tr("coverage.use_recorded_help"))
         model = _traced(_trace_example, key) if tf_ok and not recorded else coverage.example_model(key)
     else:
-        limit_mb = upload.MAX_UPLOAD_BYTES // 2**20
+        limit_mb = upload.MAX_UPLOAD_BYTES // limits.MB
         st.caption(tr("coverage.upload_help", limit=limit_mb))
         file = st.file_uploader(tr("coverage.upload"), type=["keras", "zip"], key="cv_file", max_upload_size=limit_mb)
         if file is not None:  # checked before TensorFlow loads; without TensorFlow, a translated error

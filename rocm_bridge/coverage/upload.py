@@ -19,10 +19,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from rocm_bridge import archive
+from rocm_bridge import archive, limits
 from rocm_bridge.errors import FileTooLarge, UnsafeArchive, UnsupportedFile
 
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what an uploaded file may weigh (= server.maxUploadSize)
+MAX_UPLOAD_BYTES = limits.server_upload_mb() * limits.MB  # server.maxUploadSize, as the browser counts it
 MAX_EXTRACTED_BYTES = 256 * 1024 * 1024  # all entries together, uncompressed
 MAX_ENTRIES = 2000  # a SavedModel has a handful of files; a Keras file three
 MAX_RATIO = 100  # uncompressed / compressed, per entry and overall, above BOMB_MIN_BYTES
@@ -41,7 +41,7 @@ class ArchiveInfo:
 def check_size(data: bytes, name: str) -> None:
     if len(data) > MAX_UPLOAD_BYTES:
         raise FileTooLarge(
-            "coverage.err.too_large", name=name, size_mb=round(len(data) / 2**20, 1), limit_mb=MAX_UPLOAD_BYTES // 2**20
+            "coverage.err.too_large", name=name, size_mb=limits.size_mb(len(data)), limit_mb=MAX_UPLOAD_BYTES // limits.MB
         )
 
 

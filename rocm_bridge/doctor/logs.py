@@ -25,9 +25,10 @@ from functools import lru_cache
 from typing import Any
 
 from rocm_bridge.errors import Busy, FileTooLarge, NotText
+from rocm_bridge.limits import DOCTOR_LOG_MB, MB
 
 CATALOGUE_CSV = "log_signatures.csv"
-MAX_LOG_BYTES = 2_000_000  # a pasted or uploaded log larger than this is refused
+MAX_LOG_BYTES = DOCTOR_LOG_MB * MB  # a pasted or uploaded log larger than this is refused (2,000,000)
 MAX_LINE_CHARS = 4_000  # a longer line is searched in its first 4,000 characters (real log lines are shorter)
 MAX_MATCHES = 1_000  # per signature: the count shown stops here
 DIAGNOSE_TIMEOUT_S = 10.0  # how long a caller waits for the shared worker

@@ -10,6 +10,7 @@ from rocm_bridge.hipify import page_model as pm
 from rocm_bridge.hipify import report as rp
 from rocm_bridge.hipify.sources import encode_text, write_zip
 from rocm_bridge.hipify.translator import Options
+from rocm_bridge.limits import HIPIFY_UPLOAD_MB
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, url_state
@@ -64,7 +65,7 @@ def source_panel() -> list[pm.SourceFile] | None:
         push_url("hp_ex")
     with right:
         upload = st.file_uploader(tr("hipify.page.upload"), type=["cu", "cuh", "cpp", "h", "hpp", "zip"],
-                                  key="hp_upload", max_upload_size=5)
+                                  key="hp_upload", max_upload_size=HIPIFY_UPLOAD_MB)
     if upload is not None:
         try:
             files = pm.load_upload(upload.name, upload.getvalue())
