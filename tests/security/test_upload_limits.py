@@ -32,7 +32,7 @@ def test_config_holds_the_one_server_limit_in_mb():
     with limits.CONFIG.open("rb") as fh:
         configured = tomllib.load(fh)["server"]["maxUploadSize"]
     assert limits.server_upload_mb() == configured
-    assert upload.MAX_UPLOAD_BYTES == configured * limits.MB
+    assert configured * limits.MB == upload.MAX_UPLOAD_BYTES
     assert max(limits.HIPIFY_UPLOAD_MB, limits.DOCTOR_LOG_MB) <= configured  # the ceiling of every uploader
 
 
