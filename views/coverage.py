@@ -15,9 +15,9 @@ def _trace_example(key: str) -> coverage.TracedModel:
     return coverage.trace_example(key)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
 def _trace_upload(data: bytes, name: str) -> coverage.TracedModel:
-    return coverage.trace_upload(data, name)
+    # not st.cache_data: that cache counts entries, not bytes, and copies the result per hit
+    return upload.traced_upload(data, name)
 
 
 def phase_names(phases: tuple[str, ...]) -> str:
