@@ -327,10 +327,10 @@ def trace_saved_model_pb(pb: bytes, name: str) -> TracedModel:
     parsed in a child process with a memory limit (rocm_bridge.coverage.upload.parse_graph)."""
     from rocm_bridge.coverage import upload
 
+    records = upload.parse_graph(pb, name)  # caps and the child process first: TensorFlow not needed yet
     tf, keras = import_tensorflow()
     from tensorflow.python.framework import op_def_registry
 
-    records = upload.parse_graph(pb, name)
     nodes: list[OpNode] = []
     try:
         for op, raw, count in records:
