@@ -16,7 +16,6 @@ A paste is untrusted and up to 2 MB, so the work is bounded (docs/security.md, t
 
 from __future__ import annotations
 
-import bisect
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -133,21 +132,16 @@ def decode_log(data: bytes, name: str = "log") -> str:
         raise NotText(name=name) from None
 
 
-def bounded_lines(text: str) -> tuple[str, list[int]]:
-    """The text as searched: every line cut to MAX_LINE_CHARS, and the offset where each line starts."""
+def bounded_lines(text: str) -> str:
+    """The text as searched: every line cut to MAX_LINE_CHARS (C-level string work only)."""
     lines = text.split("\n")
-    if any(len(line) > MAX_LINE_CHARS for line in lines):
-        lines = [line[:MAX_LINE_CHARS] for line in lines]
-    starts = [0] * len(lines)
-    pos = 0
-    for i, line in enumerate(lines):
-        starts[i] = pos
-        pos += len(line) + 1
-    return "\n".join(lines), starts
+    if max(map(len, lines), default=0) <= MAX_LINE_CHARS:
+        return text
+    return "\n".join([line[:MAX_LINE_CHARS] for line in lines])
 
 
 def _diagnose(text: str) -> list[Finding]:
-    searched, starts = bounded_lines(text)
+    searched = bounded_lines(text)
     findings = []
     for sig in signatures():
         first = None
@@ -159,10 +153,12 @@ def _diagnose(text: str) -> list[Finding]:
                 break
         if first is None:
             continue
-        index = bisect.bisect_right(starts, first.start()) - 1
-        line = searched[starts[index] : starts[index + 1] - 1 if index + 1 < len(starts) else len(searched)]
+        line_no = searched.count("\n", 0, first.start()) + 1
+        start = searched.rfind("\n", 0, first.start()) + 1
+        end = searched.find("\n", first.end())
+        line = searched[start : end if end != -1 else len(searched)]
         params = {k: v for k, v in first.groupdict().items() if v}
-        findings.append(Finding(sig.id, sig.severity, sig.platform, index + 1, line[:500], count, params, sig.source))
+        findings.append(Finding(sig.id, sig.severity, sig.platform, line_no, line[:500], count, params, sig.source))
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: (order.get(f.severity, 9), f.line_no))
     return findings
