@@ -65,7 +65,10 @@ def _said(s: Session, *needles: str, kinds: tuple[str, ...] = ("alert:", "except
     for text in s.texts():
         if text.startswith(kinds) and any(n in text for n in needles):
             return text.split(": ", 1)[-1][:90].replace("\\", "").replace("|", "/")
-    return "(no message)" if not s.exceptions() else "TRACEBACK: " + s.exceptions()[0][:60]
+    if s.exceptions():
+        return "TRACEBACK: " + s.exceptions()[0][:60]
+    alerts = [t for t in s.texts() if t.startswith("alert:")]
+    return ("alert: " + alerts[-1].split(": ", 1)[-1][:80].replace("|", "/")) if alerts else "(no message)"
 
 
 async def doctor(url: str, s: Session, _args) -> AsyncIterator[str]:
@@ -140,9 +143,22 @@ async def compile_lab(url: str, s: Session, _args) -> AsyncIterator[str]:
         yield "n/a: the compile lab is not in this branch"
         yield "(skipped)"
         return
-    yield "compile page: largest example"
+    from rocm_bridge.compile import policy
+
+    # the largest text the page accepts, as distinct kernels, so the compiler has work for every byte
+    head, kernels = "#include <hip/hip_runtime.h>\n", []
+    size = len(head)
+    while True:
+        k = f"__global__ void k{len(kernels)}(float* p) {{ p[threadIdx.x] = p[threadIdx.x] * 2.0f + {len(kernels)}.0f; }}\n"
+        if size + len(k) > policy.MAX_CODE_BYTES:
+            break
+        kernels.append(k)
+        size += len(k)
+    code = head + "".join(kernels)
     await s.run("compile")
-    yield _said(s, "error", "warning", "busy")
+    yield f"{len(code.encode()) / 1e3:.0f} KB of HIP ({len(kernels):,} kernels)"
+    await s.run("compile", {"cl_code": code, "cl_go": True}, timeout=900)
+    yield _said(s, "error", "rror", "VGPR", "busy", "time", "limit", "sandbox", kinds=("alert:", "exception:", "metric:"))
 
 
 PATHS = {"doctor": doctor, "coverage": coverage, "coverage_refused": coverage_refused, "hipify": hipify,
