@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from wsclient import Session, p95, rerun_loop  # noqa: E402
 
 VICTIM = "ch3-operators"
+
+
+def _run(coro):
+    """asyncio.run in a thread of its own: Playwright's sync API (the browser tests) keeps a loop in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +80,7 @@ def test_doctor_worst_paste(server):
     async def attack(s, _):
         await s.run("doctor", {"doc_log": text, "doc_log_go": True})
 
-    s, idle, during = asyncio.run(_attack(server, setup, attack))
+    s, idle, during = _run(_attack(server, setup, attack))
     _told(s, "No known problem found")
     _responsive(idle, during)
 
@@ -89,7 +96,7 @@ def test_coverage_2m_node_upload(server):
     async def attack(s, info):
         await s.run("coverage", {"cv_file": info}, query=q)
 
-    s, idle, during = asyncio.run(_attack(server, setup, attack))
+    s, idle, during = _run(_attack(server, setup, attack))
     _told(s, "the limit is 50 MB")
     _responsive(idle, during)
 
@@ -107,6 +114,6 @@ def test_hipify_5mb_upload(server):
     async def attack(s, info):
         await s.run("hipify", {"hp_upload": info})
 
-    s, idle, during = asyncio.run(_attack(server, setup, attack))
+    s, idle, during = _run(_attack(server, setup, attack))
     _told(s, "Showing the upload")
     _responsive(idle, during)
