@@ -12,11 +12,14 @@ from rocm_bridge.ui.language import init_language
 from rocm_bridge.ui.runtime import keep_keras_state
 
 ROOT = Path(__file__).parent
+# A local file, not ":material/...": a Material favicon is fetched from fonts.gstatic.com on every page
+# (docs/security.md, offline). Streamlit sends the file inline as a data URL.
+FAVICON = str(ROOT / "assets" / "favicon.png")
 
 
 def main() -> None:
     keep_keras_state()  # else every rerun pays ~0.4 s once a page has imported TensorFlow (ui/runtime.py)
-    st.set_page_config(page_title="ROCm Bridge", page_icon=":material/swap_horiz:", layout="wide",
+    st.set_page_config(page_title="ROCm Bridge", page_icon=FAVICON, layout="wide",
                        initial_sidebar_state=presenter.sidebar_state())
     init_language()
     presenter.render()

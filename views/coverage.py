@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from rocm_bridge import coverage
+from rocm_bridge import coverage, limits
 from rocm_bridge.coverage import chart, registry, trace, upload
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.ui import formula_card, page_header, show_error, source_note, tr
@@ -15,9 +15,9 @@ def _trace_example(key: str) -> coverage.TracedModel:
     return coverage.trace_example(key)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
 def _trace_upload(data: bytes, name: str) -> coverage.TracedModel:
-    return coverage.trace_upload(data, name)
+    # not st.cache_data: that cache counts entries, not bytes, and copies the result per hit
+    return upload.traced_upload(data, name)
 
 
 def phase_names(phases: tuple[str, ...]) -> str:
@@ -83,7 +83,7 @@ try:
                                 disabled=not tf_ok)
         model = _traced(_trace_example, key) if tf_ok and not recorded else coverage.example_model(key)
     else:
-        limit_mb = upload.MAX_UPLOAD_BYTES // 2**20
+        limit_mb = upload.MAX_UPLOAD_BYTES // limits.MB
         st.caption(tr("coverage.upload_help", limit=limit_mb))
         file = st.file_uploader(tr("coverage.upload"), type=["keras", "zip"], key="cv_file", max_upload_size=limit_mb)
         if file is not None:  # checked before TensorFlow loads; without TensorFlow, a translated error

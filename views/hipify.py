@@ -14,7 +14,7 @@ if files:
     results = hv.panes(files, opts)
     current = hv.project_picker(results) if len(files) > 1 else results[0]
     if len(files) > 1:
-        st.code(current.result.output, language="cpp", line_numbers=True, wrap_lines=True,
+        st.code(hv.shown(current.result.output), language="cpp", line_numbers=True, wrap_lines=True,
                 height=hv.pane_height(current.result.output))
         hv.downloads(results)
     hv.RENDER[hv.view_picker()](current)

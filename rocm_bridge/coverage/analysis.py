@@ -161,37 +161,46 @@ def analyze(
 ) -> CoverageReport:
     phases = set(phases)
     nodes = [n for n in nodes if n.phase in phases]
-    by_op: dict[str, list[tuple[OpNode, str]]] = defaultdict(list)
+    # Work on distinct nodes with their counts: an uploaded graph may hold 300k nodes of a few hundred kinds
+    # (docs/security.md); Counter keeps first-appearance order, so rows and dtype orders are unchanged.
+    by_op: dict[str, list[tuple[OpNode, str, int]]] = defaultdict(list)
     cache: dict[OpNode, str] = {}
-    for node in nodes:
+    # counted by identity (C speed; equal nodes are shared objects after rocm_bridge.coverage.upload); equal but
+    # separate objects just give two entries of one op, merged below
+    by_id = {id(n): n for n in nodes}
+    for ident, count in Counter(map(id, nodes)).items():
+        node = by_id[ident]
         key = OpNode(node.op, node.attrs)  # phase does not change the verdict
         if key not in cache:
             cache[key] = node_status(registry, node)
-        by_op[node.op].append((node, cache[key]))
+        by_op[node.op].append((node, cache[key], count))
     rows = []
     for op in sorted(by_op):
-        pairs = by_op[op]
-        statuses = Counter(s for _, s in pairs)
+        triples = by_op[op]
+        statuses = Counter()
+        for _, s, c in triples:
+            statuses[s] += c
         worst = min(statuses, key=_SEVERITY.__getitem__)
-        dtypes = _ordered(d for n, _ in pairs for d in n.dtypes)
+        dtypes = _ordered(d for n, _, _ in triples for d in n.dtypes)
         missing = _ordered(
-            d for n, s in pairs if s == DTYPE_GAP for d in n.dtypes if d not in _gpu_dtypes(registry, op)
+            d for n, s, _ in triples if s == DTYPE_GAP for d in n.dtypes if d not in _gpu_dtypes(registry, op)
         )
         rows.append(
             OpRow(
                 op=op,
                 status=worst,
-                nodes=len(pairs),
+                nodes=sum(c for _, _, c in triples),
                 dtypes=dtypes,
                 missing_dtypes=missing,
                 gpu_dtypes=_gpu_dtypes(registry, op),
-                phases=tuple(p for p in PHASES if any(n.phase == p for n, _ in pairs)),
+                phases=tuple(p for p in PHASES if any(n.phase == p for n, _, _ in triples)),
                 status_counts=tuple(sorted(statuses.items(), key=lambda kv: _SEVERITY[kv[0]])),
             )
         )
     status_nodes = Counter()
-    for pairs in by_op.values():
-        status_nodes.update(s for _, s in pairs)
+    for triples in by_op.values():
+        for _, s, c in triples:
+            status_nodes[s] += c
     status_ops = Counter(r.status for r in rows)
     return CoverageReport(
         model=model,

@@ -65,8 +65,8 @@ def _load_model(spec: str, precomputed: bool, phases: tuple[str, ...]):
             raise FileTooLarge(
                 "coverage.err.too_large",
                 name=path.name,
-                size_mb=round(path.stat().st_size / 2**20, 1),
-                limit_mb=upload.MAX_UPLOAD_BYTES // 2**20,
+                size_mb=round(path.stat().st_size / 10**6, 1),
+                limit_mb=upload.MAX_UPLOAD_BYTES // 10**6,
             )
         return trace.trace_upload(path.read_bytes(), path.name, phases)
     raise UnsupportedFile("coverage.err.unknown_model", name=spec[:120], known=", ".join(coverage.EXAMPLES))

@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from rocm_bridge.errors import BackendUnavailable, UnsupportedFile
+from rocm_bridge.errors import BackendUnavailable, RocmBridgeError, UnsupportedFile
+from rocm_bridge.errors import OutOfMemory as OutOfMemoryUpload
 
 INFERENCE = "inference"
 TRAINING = "training"
@@ -297,26 +298,46 @@ def saved_model_nodes(graph_def, signature_outputs: Iterable[str]) -> list:
     return out
 
 
+def raw_node_attrs(op_def, raw: Iterable) -> tuple[tuple[str, str | tuple[str, ...]], ...]:
+    """_node_attrs for a node that graph_worker.py described as [(attr, "type"|"list"|"s", value)]. An enum
+    that is no TensorFlow dtype (999) raises TypeError; the caller turns it into a message."""
+    from tensorflow.python.framework import dtypes
+
+    out: dict[str, str | tuple[str, ...]] = {}
+    if op_def is not None:
+        for a in op_def.attr:
+            if a.type == "type" and a.HasField("default_value"):
+                out[a.name] = dtypes.as_dtype(a.default_value.type).name
+            elif a.type == "list(type)" and a.HasField("default_value"):
+                out[a.name] = tuple(dtypes.as_dtype(t).name for t in a.default_value.list.type)
+    for key, kind, value in raw:
+        if kind == "type":
+            out[key] = dtypes.as_dtype(int(value)).name
+        elif kind == "list" and value:
+            out[key] = tuple(dtypes.as_dtype(int(t)).name for t in value)
+        elif kind == "s":
+            out[key] = str(value)
+        elif kind == "list" and op_def is not None and any(a.name == key and a.type == "list(type)" for a in op_def.attr):
+            out[key] = ()
+    return tuple(sorted(out.items()))
+
+
 def trace_saved_model_pb(pb: bytes, name: str) -> TracedModel:
-    """The ops of a SavedModel's serving signature(s), read from saved_model.pb as a protobuf."""
+    """The ops of a SavedModel's serving signature(s), read from saved_model.pb as a protobuf: counted, then
+    parsed in a child process with a memory limit (rocm_bridge.coverage.upload.parse_graph)."""
+    from rocm_bridge.coverage import upload
+
+    records = upload.parse_graph(pb, name)  # caps and the child process first: TensorFlow not needed yet
     tf, keras = import_tensorflow()
-    from google.protobuf.message import DecodeError
-    from tensorflow.core.protobuf import saved_model_pb2
     from tensorflow.python.framework import op_def_registry
 
-    saved = saved_model_pb2.SavedModel()
+    nodes: list[OpNode] = []
     try:
-        saved.ParseFromString(pb)
-    except (DecodeError, ValueError, RuntimeError):
-        raise UnsupportedFile("coverage.err.not_saved_model") from None
-    if not saved.meta_graphs:
-        raise UnsupportedFile("coverage.err.not_saved_model")
-    meta = saved.meta_graphs[0]
-    outputs = [t.name for sig in meta.signature_def.values() for t in sig.outputs.values()]
-    if not outputs:
-        raise UnsupportedFile("coverage.err.no_signature")
-    node_defs = saved_model_nodes(meta.graph_def, outputs)
-    nodes = [OpNode(safe_op_name(n.op), _node_attrs(n, op_def_registry.get(n.op)), INFERENCE) for n in node_defs]
+        for op, raw, count in records:
+            node = OpNode(safe_op_name(op), raw_node_attrs(op_def_registry.get(op), raw), INFERENCE)
+            nodes.extend([node] * count)
+    except (TypeError, ValueError, KeyError):
+        raise UnsupportedFile("security.cov_bad_graph", name=name) from None
     return TracedModel(
         name,
         tuple(nodes),
@@ -327,8 +348,23 @@ def trace_saved_model_pb(pb: bytes, name: str) -> TracedModel:
     )
 
 
+def _stage(stage: str, name: str, fn: Callable, *args):
+    """Run one stage of an upload's analysis: our own errors pass through; anything else (RecursionError,
+    TypeError, MemoryError deep in a library) becomes a message naming the stage, never a traceback."""
+    try:
+        return fn(*args)
+    except RocmBridgeError:
+        raise
+    except MemoryError:
+        raise OutOfMemoryUpload("security.cov_memory", name=name) from None
+    except Exception as exc:  # noqa: BLE001 - a visitor's file must never show a traceback
+        raise UnsupportedFile(f"security.cov_failed_{stage}", name=name,
+                              detail=plain_text(type(exc).__name__ + ": " + str(exc), 200)) from None
+
+
 def trace_upload(data: bytes, name: str, phases: Iterable[str] = PHASES) -> TracedModel:
-    """Trace an uploaded .keras file or zipped SavedModel (checked by rocm_bridge.coverage.upload first)."""
+    """Trace an uploaded .keras file or zipped SavedModel (checked by rocm_bridge.coverage.upload first).
+    One at a time per server: a second upload meanwhile gets Busy."""
     from rocm_bridge.coverage import upload
 
     suffix = name.lower().rsplit(".", 1)[-1] if "." in name else ""
@@ -336,18 +372,20 @@ def trace_upload(data: bytes, name: str, phases: Iterable[str] = PHASES) -> Trac
     if f".{suffix}" not in upload.SUFFIXES:
         raise UnsupportedFile("coverage.err.suffix", name=name, allowed=", ".join(upload.SUFFIXES))
     upload.check_size(data, name)
-    info = upload.inspect_zip(data, name)
-    if suffix == "keras":
-        upload.precheck_keras(data, name)  # refuses bad archives and Lambda layers before TensorFlow loads
-        import_tensorflow()
-        with _trace_lock:
-            model = upload.load_keras_bytes(data, name)
-            try:
-                return trace_keras_model(model, name, phases)
-            except UnsupportedFile:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a model that cannot be traced gets a message
-                raise UnsupportedFile("coverage.err.trace_failed", name=name, detail=plain_text(str(exc))) from None
-    entry = upload.saved_model_entry(info)
-    pb = upload.read_member(data, name, entry)
-    return trace_saved_model_pb(pb, name)
+    with upload.heavy_slot():
+        info = _stage("archive", name, upload.inspect_zip, data, name)
+        if suffix == "keras":
+            # refuses bad archives, deep or huge configs and Lambda layers before TensorFlow loads
+            _stage("config", name, upload.precheck_keras, data, name)
+            import_tensorflow()
+            with _trace_lock:
+                model = _stage("load", name, upload.load_keras_bytes, data, name)
+                try:
+                    return trace_keras_model(model, name, phases)
+                except UnsupportedFile:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - a model that cannot be traced gets a message
+                    raise UnsupportedFile("coverage.err.trace_failed", name=name, detail=plain_text(str(exc))) from None
+        entry = upload.saved_model_entry(info)
+        pb = _stage("archive", name, upload.read_member, data, name, entry)
+        return _stage("graph", name, trace_saved_model_pb, pb, name)

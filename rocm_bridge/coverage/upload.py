@@ -10,24 +10,49 @@ says models are programs).
 
 A `.keras` file is loaded with `safe_mode=True` (no Lambda layers, no arbitrary code); its config is also
 checked first for Lambda layers, non-Keras modules and file paths (defence in depth).
+
+Resources (docs/security.md, "upload takes gigabytes" and "tracebacks"): a config's nesting depth and layer
+count are bounded before json parses it; a saved_model.pb is capped in bytes, and its nodes and functions are
+counted from the protobuf wire format (stopping at the cap) before anything parses it; it is then parsed in a
+child process with an address-space limit (graph_worker.py), which hands back each distinct op once with a
+count. One upload analysis runs at a time per server (others get a "busy" message), and results are cached
+by size in bytes, not by number of entries.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import pickle
+import re
+import subprocess
+import sys
 import tempfile
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path, PurePosixPath
 
-from rocm_bridge import archive
-from rocm_bridge.errors import FileTooLarge, UnsafeArchive, UnsupportedFile
+from rocm_bridge import archive, limits
+from rocm_bridge.errors import Busy, FileTooLarge, OutOfMemory, TimedOut, UnsafeArchive, UnsupportedFile
 
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # what an uploaded file may weigh (= server.maxUploadSize)
+MAX_UPLOAD_BYTES = limits.server_upload_mb() * limits.MB  # server.maxUploadSize, as the browser counts it
 MAX_EXTRACTED_BYTES = 256 * 1024 * 1024  # all entries together, uncompressed
 MAX_ENTRIES = 2000  # a SavedModel has a handful of files; a Keras file three
 MAX_RATIO = 100  # uncompressed / compressed, per entry and overall, above BOMB_MIN_BYTES
 BOMB_MIN_BYTES = 1024 * 1024  # small entries (configs of zeros) may compress well; ignore them for the ratio
 KERAS_CONFIG_MAX_BYTES = 8 * 1024 * 1024
+KERAS_CONFIG_MAX_DEPTH = 100  # json nesting; real Keras configs nest ~20 deep
+KERAS_MAX_LAYERS = 5_000  # objects with a class_name in the config
+MAX_GRAPH_BYTES = 48 * 1024 * 1024  # saved_model.pb, uncompressed
+MAX_GRAPH_NODES = 300_000  # top-level nodes and function-body nodes together (ResNet-50 has ~30k)
+MAX_GRAPH_FUNCTIONS = 10_000
+GRAPH_WORKER_MEMORY = 1024**3  # address space of the parsing child (a 299k-node graph peaks at ~215 MB)
+GRAPH_WORKER_TIMEOUT_S = 120
+RESULT_CACHE_BYTES = 32 * 1024 * 1024  # traced uploads kept, by pickled size
 SUFFIXES = (".keras", ".zip")
 
 
@@ -41,7 +66,7 @@ class ArchiveInfo:
 def check_size(data: bytes, name: str) -> None:
     if len(data) > MAX_UPLOAD_BYTES:
         raise FileTooLarge(
-            "coverage.err.too_large", name=name, size_mb=round(len(data) / 2**20, 1), limit_mb=MAX_UPLOAD_BYTES // 2**20
+            "coverage.err.too_large", name=name, size_mb=limits.size_mb(len(data)), limit_mb=MAX_UPLOAD_BYTES // limits.MB
         )
 
 
@@ -101,12 +126,29 @@ def saved_model_entry(info: ArchiveInfo) -> str:
 _PATH_KEYS = {"vocabulary", "filepath", "file_path", "path", "filename", "vocabulary_file"}
 
 
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]")
+
+
+def json_depth(raw: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest, without parsing it (strings are skipped)."""
+    brackets = _NOT_BRACKET.sub(b"", _JSON_STRING.sub(b"", raw))
+    return max(accumulate(1 if c in b"[{" else -1 for c in brackets), default=0)
+
+
 def check_keras_config(config: object) -> None:
     """Refuse what safe mode should refuse anyway, before Keras parses it: Lambda layers, objects from
-    modules outside Keras, references to the unsafe-deserialization switch, file paths and URLs."""
-
-    def walk(node: object) -> None:
+    modules outside Keras, references to the unsafe-deserialization switch, file paths and URLs. Iterative:
+    no recursion however deep the config."""
+    stack = [config]
+    layers = 0
+    while stack:
+        node = stack.pop()
         if isinstance(node, dict):
+            if "class_name" in node:
+                layers += 1
+                if layers > KERAS_MAX_LAYERS:
+                    raise UnsupportedFile("security.cov_too_many_layers", limit=KERAS_MAX_LAYERS)
             if node.get("class_name") in ("Lambda", "__lambda__") or node.get("function_type") == "lambda":
                 raise UnsupportedFile("coverage.err.lambda")
             module = node.get("module")
@@ -124,12 +166,9 @@ def check_keras_config(config: object) -> None:
                         raise UnsupportedFile("coverage.err.file_reference", key=key)
                     if "://" in value:
                         raise UnsupportedFile("coverage.err.file_reference", key=key)
-                walk(value)
+                stack.append(value)
         elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(config)
+            stack.extend(node)
 
 
 def _keras_config(data: bytes, name: str) -> dict:
@@ -148,9 +187,11 @@ def _keras_config(data: bytes, name: str) -> dict:
         raise UnsupportedFile("coverage.err.not_keras", name=name) from None
     except archive.ArchiveProblem as problem:
         raise _error(problem, name) from None
+    if json_depth(raw) > KERAS_CONFIG_MAX_DEPTH:
+        raise UnsupportedFile("security.cov_too_deep", name=name, limit=KERAS_CONFIG_MAX_DEPTH)
     try:
         return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise UnsupportedFile("coverage.err.not_keras", name=name) from None
 
 
@@ -177,3 +218,183 @@ def load_keras_bytes(data: bytes, name: str):
             raise UnsupportedFile("coverage.err.load_failed", name=name, detail=plain_text(str(exc))) from None
         except Exception as exc:  # noqa: BLE001 - any Keras failure becomes a message, never a traceback
             raise UnsupportedFile("coverage.err.load_failed", name=name, detail=plain_text(str(exc))) from None
+
+
+# --- SavedModel graphs: counted before parsing, parsed in a child process -----------------------------------
+
+
+def _varint(buf: bytes, i: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        b = buf[i]
+        i += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, i
+        shift += 7
+        if shift > 63:
+            raise ValueError("varint")
+
+
+def _messages(buf: bytes, start: int, end: int):
+    """(field number, start, end) of each length-delimited field of the message buf[start:end]; other wire
+    types are skipped. Raises ValueError / IndexError on a malformed message."""
+    i = start
+    while i < end:
+        tag, i = _varint(buf, i)
+        wire = tag & 7
+        if wire == 0:
+            _, i = _varint(buf, i)
+        elif wire == 1:
+            i += 8
+        elif wire == 5:
+            i += 4
+        elif wire == 2:
+            n, i = _varint(buf, i)
+            if i + n > end:
+                raise ValueError("truncated")
+            yield tag >> 3, i, i + n
+            i += n
+        else:
+            raise ValueError("wire type")
+
+
+def count_graph(pb: bytes, max_nodes: int = MAX_GRAPH_NODES, max_functions: int = MAX_GRAPH_FUNCTIONS) -> int:
+    """Nodes in a SavedModel's graphs (top level and function bodies), read from the wire format without
+    building any message; stops and refuses as soon as a cap is passed. SavedModel.meta_graphs = 2,
+    MetaGraphDef.graph_def = 2, GraphDef.node = 1 / library = 2, FunctionDefLibrary.function = 1,
+    FunctionDef.node_def = 3 (tensorflow/core/protobuf/*.proto, framework/graph.proto, function.proto)."""
+    nodes = functions = 0
+
+    def over() -> None:
+        if nodes > max_nodes or functions > max_functions:
+            raise UnsafeArchive("security.cov_graph_too_big", nodes=max_nodes, functions=max_functions)
+
+    try:
+        for field, s, e in _messages(pb, 0, len(pb)):
+            if field != 2:
+                continue
+            for f2, s2, e2 in _messages(pb, s, e):
+                if f2 != 2:
+                    continue
+                for f3, s3, e3 in _messages(pb, s2, e2):
+                    if f3 == 1:
+                        nodes += 1
+                        over()
+                    elif f3 == 2:
+                        for f4, s4, e4 in _messages(pb, s3, e3):
+                            if f4 != 1:
+                                continue
+                            functions += 1
+                            over()
+                            for f5, _, _ in _messages(pb, s4, e4):
+                                if f5 == 3:
+                                    nodes += 1
+                                    over()
+    except UnsafeArchive:  # a ValueError too: the cap, not a malformed message
+        raise
+    except (ValueError, IndexError):
+        raise UnsupportedFile("coverage.err.not_saved_model") from None
+    return nodes
+
+
+_WORKER_REASONS = {
+    "not_saved_model": (UnsupportedFile, "coverage.err.not_saved_model"),
+    "no_signature": (UnsupportedFile, "coverage.err.no_signature"),
+    "too_many_nodes": (UnsafeArchive, "security.cov_graph_too_big"),
+    "memory": (OutOfMemory, "security.cov_memory"),
+    "failed": (UnsupportedFile, "security.cov_parse_failed"),
+}
+
+
+def parse_graph(pb: bytes, name: str) -> list[tuple[str, list, int]]:
+    """[(op, raw dtype attributes, count)] of the nodes a SavedModel's signatures reach, parsed by
+    graph_worker.py in a child process with GRAPH_WORKER_MEMORY of address space."""
+    if len(pb) > MAX_GRAPH_BYTES:
+        raise FileTooLarge("coverage.err.too_large", name="saved_model.pb", size_mb=limits.size_mb(len(pb)),
+                           limit_mb=MAX_GRAPH_BYTES // limits.MB)
+    count_graph(pb)
+    env = dict(os.environ)
+    env.update({"RB_GRAPH_MEMORY": str(GRAPH_WORKER_MEMORY), "RB_GRAPH_MAX_NODES": str(MAX_GRAPH_NODES),
+                "RB_GRAPH_MAX_FUNCTIONS": str(MAX_GRAPH_FUNCTIONS)})
+    try:
+        proc = subprocess.run([sys.executable, "-m", "rocm_bridge.coverage.graph_worker"], input=pb,
+                              capture_output=True, timeout=GRAPH_WORKER_TIMEOUT_S, env=env,
+                              cwd=str(Path(__file__).resolve().parent.parent.parent))
+    except subprocess.TimeoutExpired:
+        raise TimedOut(what=name, seconds=GRAPH_WORKER_TIMEOUT_S) from None
+    try:
+        result = json.loads(proc.stdout)
+    except ValueError:  # killed (memory) before it could answer
+        result = {"ok": False, "reason": "memory" if proc.returncode < 0 else "failed"}
+    if not result.get("ok"):
+        cls, key = _WORKER_REASONS.get(result.get("reason"), _WORKER_REASONS["failed"])
+        raise cls(key, name=name, nodes=MAX_GRAPH_NODES, functions=MAX_GRAPH_FUNCTIONS)
+    return [(op, attrs, int(count)) for op, attrs, count in result["nodes"]]
+
+
+# --- one heavy analysis at a time, results cached by bytes ---------------------------------------------------
+
+_heavy = threading.Lock()
+
+
+@contextmanager
+def heavy_slot():
+    """Hold the server's one upload-analysis slot, or raise Busy at once."""
+    if not _heavy.acquire(blocking=False):
+        raise Busy("security.cov_busy")
+    try:
+        yield
+    finally:
+        _heavy.release()
+
+
+class ByteCache:
+    """A least-recently-used cache bounded by the pickled size of its values."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[str, tuple[object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def bytes(self) -> int:
+        return sum(size for _, size in self._items.values())
+
+    def get(self, key: str):
+        with self._lock:
+            if key not in self._items:
+                return None
+            self._items.move_to_end(key)
+            return self._items[key][0]
+
+    def put(self, key: str, value: object) -> None:
+        size = len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            self._items[key] = (value, size)
+            self._items.move_to_end(key)
+            while self.bytes > self.max_bytes:
+                self._items.popitem(last=False)
+
+
+RESULTS = ByteCache(RESULT_CACHE_BYTES)
+
+
+def traced_upload(data: bytes, name: str):
+    """trace.trace_upload with the byte-bounded cache (what the page calls): identical nodes share one object,
+    so a 300k-node graph with 200 distinct ops costs a few MB."""
+    from dataclasses import replace
+
+    from rocm_bridge.coverage.trace import trace_upload
+
+    key = hashlib.sha256(data).hexdigest() + ":" + name
+    hit = RESULTS.get(key)
+    if hit is not None:
+        return hit
+    model = trace_upload(data, name)
+    shared: dict = {}
+    model = replace(model, nodes=tuple(shared.setdefault(n, n) for n in model.nodes))
+    RESULTS.put(key, model)
+    return model

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rocm_bridge.hipify.errors import FileTooLarge, NotText, UnsafeArchive, UnsupportedFile
+from rocm_bridge.limits import HIPIFY_UPLOAD_MB, MB, size_mb
 
 SOURCE_EXTS = (".cu", ".cuh", ".cpp", ".h", ".hpp", ".cc", ".cxx", ".hxx", ".c", ".inl")
 UPLOAD_EXTS = (".cu", ".cuh", ".cpp", ".h", ".hpp")
-PAGE_MAX_BYTES = 5 * 1024 * 1024
+PAGE_MAX_BYTES = HIPIFY_UPLOAD_MB * MB  # the page's one upload limit, decimal MB as the browser counts
 CLI_MAX_BYTES = 64 * 1024 * 1024
 ZIP_MAX_FILES = 500
 ZIP_MAX_TOTAL = 20 * 1024 * 1024  # uncompressed bytes of the sources we extract
@@ -27,8 +28,8 @@ class Decoded(NamedTuple):
 
 def decode_source(data: bytes, name: str = "input", max_bytes: int = CLI_MAX_BYTES) -> Decoded:
     if len(data) > max_bytes:
-        raise FileTooLarge("hipify.err.too_large", name=name, size_mb=f"{len(data) / 2**20:.1f}",
-                           limit_mb=f"{max_bytes / 2**20:.0f}")
+        raise FileTooLarge("hipify.err.too_large", name=name, size_mb=size_mb(len(data)),
+                           limit_mb=f"{max_bytes / MB:.0f}")
     if b"\x00" in data[:8192]:
         raise NotText("hipify.err.binary", name=name)
     try:
@@ -121,8 +122,8 @@ def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES, include=None) -> list
     traversal, links, encryption, duplicates, more than ZIP_MAX_FILES members, bombs, more than ZIP_MAX_TOTAL of
     sources). Non-source members are skipped."""
     if len(data) > max_bytes:
-        raise FileTooLarge("hipify.err.too_large", name="zip", size_mb=f"{len(data) / 2**20:.1f}",
-                           limit_mb=f"{max_bytes / 2**20:.0f}")
+        raise FileTooLarge("hipify.err.too_large", name="zip", size_mb=size_mb(len(data)),
+                           limit_mb=f"{max_bytes / MB:.0f}")
     from rocm_bridge import archive
 
     try:

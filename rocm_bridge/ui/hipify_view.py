@@ -10,6 +10,7 @@ from rocm_bridge.hipify import page_model as pm
 from rocm_bridge.hipify import report as rp
 from rocm_bridge.hipify.sources import write_zip
 from rocm_bridge.hipify.translator import Options
+from rocm_bridge.limits import HIPIFY_UPLOAD_MB
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, share_link, url_state
@@ -40,10 +41,16 @@ def options_panel() -> Options:
                    kernel_syntax=bool(s.get("hp_launch")))
 
 
+def shown(text: str) -> str:
+    """Text for the screen: bytes that were not UTF-8 (kept as surrogates for a faithful download) become U+FFFD;
+    a surrogate cannot be sent to the browser at all (UnicodeEncodeError)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def _set_code(text: str, origin: str, encoding: str = "utf-8") -> None:
     st.session_state[ENCODING_KEY] = encoding
     st.session_state[CODE_KEY] = text
-    st.session_state[TEXT_KEY] = text
+    st.session_state[TEXT_KEY] = shown(text)
     st.session_state[LOADED_KEY] = origin
     st.session_state[VERSION_KEY] = st.session_state.get(VERSION_KEY, 0) + 1  # remount the editor
 
@@ -60,7 +67,7 @@ def source_panel() -> list[pm.SourceFile] | None:
         push_url("hp_ex")
     with right:
         upload = st.file_uploader(tr("hipify.page.upload"), type=["cu", "cuh", "cpp", "h", "hpp", "zip"],
-                                  key="hp_upload", max_upload_size=5)
+                                  key="hp_upload", max_upload_size=HIPIFY_UPLOAD_MB)
     if upload is not None:
         try:
             files = pm.load_upload(upload.name, upload.getvalue())
@@ -69,14 +76,14 @@ def source_panel() -> list[pm.SourceFile] | None:
             return None
         for f in files:
             if f.bad_utf8_at is not None:
-                st.warning(tr("hipify.page.legacy_encoding", name=f.path, offset=f.bad_utf8_at,
+                st.warning(tr("hipify.page.legacy_encoding", name=md_escape(f.path), offset=f.bad_utf8_at,
                               encoding=tr(f"hipify.encoding.{f.encoding}")))
         if len(files) > 1:
             return files
         origin = f"upload:{upload.file_id}"
         if st.session_state.get(LOADED_KEY) != origin:
             _set_code(files[0].text, origin, files[0].encoding)
-        st.caption(tr("hipify.page.uploaded", name=files[0].path))
+        st.caption(tr("hipify.page.uploaded", name=md_escape(files[0].path)))
         name = files[0].path
     else:
         origin = f"example:{example}"
@@ -101,9 +108,12 @@ def editor() -> str:
         code = st.session_state.get(TEXT_KEY, code)
     else:
         st.caption(tr("hipify.page.editor_label"))
-        resp = code_editor(code, lang="c_cpp", height=[24, 24], response_mode="debounce",
+        resp = code_editor(shown(code), lang="c_cpp", height=[24, 24], response_mode="debounce",
                            key=f"hp_editor_{st.session_state.get(VERSION_KEY, 0)}",
-                           options={"wrap": True, "showLineNumbers": True})  # long lines wrap, never cut
+                           options={"wrap": True, "showLineNumbers": True},  # long lines wrap, never cut
+                           # Ace's built-in theme: the component's own streamlit_light/dark themes @import Google
+                           # Fonts, a request off this server on every visit (docs/security.md, offline)
+                           props={"theme": "textmate"})
         if isinstance(resp, dict) and resp.get("type") and isinstance(resp.get("text"), str):
             code = resp["text"]
     st.session_state[CODE_KEY] = code
@@ -124,7 +134,7 @@ def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
     results = pm.translate_files([pm.SourceFile(files[0].path, code, encoding=files[0].encoding)], opts)
     with right:
         st.caption(tr("hipify.page.hip_pane"))
-        st.code(results[0].result.output, language="cpp", line_numbers=True, wrap_lines=True, height=pane_height(code))
+        st.code(shown(results[0].result.output), language="cpp", line_numbers=True, wrap_lines=True, height=pane_height(code))
         downloads(results)
     with st.expander(tr("compile.page.hipify_expander"), icon=":material/build:"):  # the compile lab on the HIP
         from rocm_bridge.ui.compile_view import compile_panel
@@ -155,7 +165,7 @@ def downloads(results: list[pm.FileResult]) -> None:
         fr = results[0]
         stem = fr.path.rsplit(".", 1)[0]
         name = f"{stem}.hip" if fr.path.endswith(".cu") else fr.path
-        st.download_button(tr("hipify.page.download_file", name=name), fr.output_bytes(), file_name=name,
+        st.download_button(tr("hipify.page.download_file", name=md_escape(name)), fr.output_bytes(), file_name=name,
                            mime="text/plain", key="hp_dl")
     else:
         data = write_zip([(fr.path, fr.output_bytes()) for fr in results])
@@ -167,7 +177,8 @@ def _table(rows: list[dict], columns: dict[str, str]) -> None:
     if not rows:
         st.caption(tr("hipify.page.none"))
         return
-    st.dataframe([{tr(label): row[key] for key, label in columns.items()} for row in rows], hide_index=True,
+    st.dataframe([{tr(label): shown(row[key]) if isinstance(row[key], str) else row[key]
+                   for key, label in columns.items()} for row in rows], hide_index=True,
                  width="stretch")
 
 
@@ -182,9 +193,9 @@ def render_diff(fr: pm.FileResult) -> None:
     with st.expander(tr("hipify.page.full_files"), expanded=False):
         left, right = st.columns(2)
         left.caption(tr("hipify.page.cuda_pane"))
-        left.code(fr.result.source, language="cpp", line_numbers=True, wrap_lines=True)
+        left.code(shown(fr.result.source), language="cpp", line_numbers=True, wrap_lines=True)
         right.caption(tr("hipify.page.hip_pane"))
-        right.code(fr.result.output, language="cpp", line_numbers=True, wrap_lines=True)
+        right.code(shown(fr.result.output), language="cpp", line_numbers=True, wrap_lines=True)
 
 
 def render_report(fr: pm.FileResult) -> None:

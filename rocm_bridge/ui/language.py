@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rocm_bridge import i18n
+from rocm_bridge.text import md_escape
 from rocm_bridge.ui import LANG_KEY, tr
 
 
@@ -32,6 +33,6 @@ def init_language() -> str:
     lang = st.session_state[LANG_KEY]
     notice = st.session_state.pop("_lang_notice", None)
     if notice is not None:
-        st.toast(tr("lang.unknown", value=notice), icon=":material/translate:")
+        st.toast(tr("lang.unknown", value=md_escape(notice)), icon=":material/translate:")
     st.query_params[LANG_KEY] = lang
     return lang

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from rocm_bridge.text import md_escape
 from rocm_bridge.ui import tr
 
 _FLAGS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
@@ -47,7 +48,8 @@ def url_state(
             if ok:
                 value = candidate
             else:
-                st.toast(tr("common.bad_query", name=key, value=raw[:40]), icon=":material/link_off:")
+                # the value is the link author's text: shown escaped, never as Markdown (docs/security.md)
+                st.toast(tr("common.bad_query", name=key, value=md_escape(raw[:40])), icon=":material/link_off:")
         st.session_state[key] = value
     return st.session_state[key]
 

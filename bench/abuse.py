@@ -1,0 +1,232 @@
+"""What one visitor at an allowed maximum costs the server, and what another visitor feels meanwhile.
+
+For each heavy path a scripted visitor (bench/wsclient.py: Streamlit's websocket protocol, uploads through
+Streamlit's upload endpoint) sends the largest input the app accepts, while a second visitor reruns chapter 3
+back to back. Printed per path: the attacker's time to an answer, the peak RSS of the server process tree
+(the server plus children such as the graph parser) above its idle level, the other visitor's rerun p95
+before and during the attack, and what the attacker was told. Loopback only.
+
+    python bench/abuse.py [--paths doctor,coverage,hipify,live,compile] [--live-budget 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from wsclient import Session, p95, rerun_loop  # noqa: E402
+
+from rocm_bridge.serve import start_server, stop_server  # noqa: E402
+
+VICTIM_PAGE = "ch3-operators"
+
+
+def _rss_kb(pid: int) -> int:
+    """RSS of a process and its descendants (kB), from /proc."""
+    total = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as fh:
+                total += next((int(line.split()[1]) for line in fh if line.startswith("VmRSS:")), 0)
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+class Sampler(threading.Thread):
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.peak, self.stop = pid, 0, threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            self.peak = max(self.peak, _rss_kb(self.pid))
+            time.sleep(0.05)
+
+
+# --- the attacks: each returns (input description, what the attacker saw) ------------------------------------
+
+
+def _said(s: Session, *needles: str, kinds: tuple[str, ...] = ("alert:", "exception:")) -> str:
+    """The first alert (success, info, warning, error) or exception that contains one of the needles."""
+    for text in s.texts():
+        if text.startswith(kinds) and any(n in text for n in needles):
+            return text.split(": ", 1)[-1][:90].replace("\\", "").replace("|", "/")
+    if s.exceptions():
+        return "TRACEBACK: " + s.exceptions()[0][:60]
+    alerts = [t for t in s.texts() if t.startswith("alert:")]
+    return ("alert: " + alerts[-1].split(": ", 1)[-1][:80].replace("|", "/")) if alerts else "(no message)"
+
+
+async def doctor(url: str, s: Session, _args) -> AsyncIterator[str]:
+    from rocm_bridge.doctor.logs import MAX_LINE_CHARS, MAX_LOG_BYTES
+    from tests.security.payloads import LOG_SAMPLES, fill, log_worst_cases
+
+    text = log_worst_cases(LOG_SAMPLES["rocm_lib_missing"], MAX_LOG_BYTES, MAX_LINE_CHARS)["near_miss_full_lines"]
+    text = text[: MAX_LOG_BYTES // 2] + fill("librocblas", MAX_LOG_BYTES - MAX_LOG_BYTES // 2)
+    await s.run("doctor")
+    yield f"{len(text):,}-char paste (librocblas near misses)"
+    await s.run("doctor", {"doc_log": text, "doc_log_go": True})
+    yield _said(s, "known problem", "busy")
+
+
+async def coverage(url: str, s: Session, _args) -> AsyncIterator[str]:
+    from rocm_bridge.coverage import upload
+    from tests.security import bombs
+
+    q = "lang=en&cv_source=upload"
+    await s.run("coverage", query=q)
+    warm = await s.upload("cv_file", "warm.zip", bombs.saved_model_small())  # TensorFlow's import, not timed
+    await s.run("coverage", {"cv_file": warm}, query=q)
+    data = bombs.saved_model_huge(upload.MAX_GRAPH_NODES - 1, reachable=True)
+    yield f"SavedModel, {upload.MAX_GRAPH_NODES - 1:,} nodes all traced ({len(data) / 1e6:.1f} MB zip)"
+    info = await s.upload("cv_file", "max.zip", data)
+    await s.run("coverage", {"cv_file": info}, query=q)
+    metric = next((t for t in s.texts() if t.startswith("metric: ") and "%" in t), None)
+    yield f"report shown, R = {metric.split(': ', 1)[1]}" if metric else _said(s, "refused", "busy", "could not")
+
+
+async def coverage_refused(url: str, s: Session, _args) -> AsyncIterator[str]:
+    from tests.security import bombs
+
+    q = "lang=en&cv_source=upload"
+    await s.run("coverage", query=q)
+    data = bombs.saved_model_huge(2_000_000)
+    yield f"the issue's 2M-node SavedModel ({len(data) / 1e6:.1f} MB zip)"
+    info = await s.upload("cv_file", "huge.zip", data)
+    await s.run("coverage", {"cv_file": info}, query=q)
+    yield _said(s, "refused", "limit", "busy")
+
+
+async def hipify(url: str, s: Session, _args) -> AsyncIterator[str]:
+    from rocm_bridge.hipify import page_model as pm
+    from rocm_bridge.limits import HIPIFY_UPLOAD_MB, MB
+
+    unit = (pm.example_source(pm.EXAMPLES[0]) + "\n").encode()
+    data = (unit * (HIPIFY_UPLOAD_MB * MB // len(unit) + 1))[: HIPIFY_UPLOAD_MB * MB]
+    await s.run("hipify")
+    yield f"{len(data) / 1e6:.1f} MB .cu file"
+    info = await s.upload("hp_upload", "max.cu", data)
+    await s.run("hipify", {"hp_upload": info})
+    yield _said(s, "Showing the upload", "limit", "UTF-8", kinds=("alert:", "exception:", "markdown:"))
+
+
+async def live(url: str, s: Session, args) -> AsyncIterator[str]:
+    await s.run("live")
+    if "lv_start" not in s.ids:
+        yield "no framework installed"
+        yield "(skipped)"
+        return
+    yield f"all benchmarks, full size, budget {args.live_budget} s"
+    await s.run("live", {"lv_budget": ("numbers", [float(args.live_budget)]), "lv_small": ("bool", False),
+                         "lv_start": True}, timeout=args.live_budget * 3 + 120)  # fmt: skip
+    yield _said(s, "Saved as", "busy", "Another benchmark", "Finished")
+
+
+async def compile_lab(url: str, s: Session, _args) -> AsyncIterator[str]:
+    from rocm_bridge.pages import PAGES
+
+    if not any(p.key == "compile" for p in PAGES):
+        yield "n/a: the compile lab is not in this branch"
+        yield "(skipped)"
+        return
+    from rocm_bridge.compile import policy
+
+    # the largest text the page accepts, as distinct kernels, so the compiler has work for every byte
+    head, kernels = "#include <hip/hip_runtime.h>\n", []
+    size = len(head)
+    while True:
+        k = f"__global__ void k{len(kernels)}(float* p) {{ p[threadIdx.x] = p[threadIdx.x] * 2.0f + {len(kernels)}.0f; }}\n"
+        if size + len(k) > policy.MAX_CODE_BYTES:
+            break
+        kernels.append(k)
+        size += len(k)
+    code = head + "".join(kernels)
+    await s.run("compile")
+    yield f"{len(code.encode()) / 1e3:.0f} KB of HIP ({len(kernels):,} kernels)"
+    await s.run("compile", {"cl_code": code, "cl_go": True}, timeout=900)
+    yield _said(s, "error", "rror", "VGPR", "busy", "time", "limit", "sandbox", kinds=("alert:", "exception:", "metric:"))
+
+
+PATHS = {"doctor": doctor, "coverage": coverage, "coverage_refused": coverage_refused, "hipify": hipify,
+         "live": live, "compile": compile_lab}  # fmt: skip
+
+
+async def measure(url: str, pid: int, name: str, args) -> dict:
+    baseline = await _baseline(url)
+    attacker = await Session.open(url)
+    steps = PATHS[name](url, attacker, args)
+    try:
+        what = await anext(steps)  # setup done, the maximum input is ready
+        if what.startswith(("n/a", "no framework")):
+            return {"path": name, "input": what, "skipped": True, "said": await anext(steps)}
+        idle_kb = _rss_kb(pid)
+        sampler = Sampler(pid)
+        stop = asyncio.Event()
+        victim = asyncio.create_task(rerun_loop(url, VICTIM_PAGE, stop))
+        await asyncio.sleep(1.0)  # the victim is rerunning
+        sampler.start()
+        t0 = time.perf_counter()
+        said = await anext(steps)
+        elapsed = time.perf_counter() - t0
+        stop.set()
+        during = await victim
+        sampler.stop.set()
+        sampler.join()
+    finally:
+        await attacker.close()
+    return {"path": name, "input": what, "time": elapsed, "peak_mb": sampler.peak / 1024,
+            "extra_mb": (sampler.peak - idle_kb) / 1024, "p95_idle": p95(baseline) * 1000,
+            "p95_during": p95(during) * 1000, "max_during": max(during) * 1000, "reruns": len(during), "said": said}  # fmt: skip
+
+
+async def _baseline(url: str, n: int = 20) -> list[float]:
+    s = await Session.open(url)
+    try:
+        for _ in range(2):
+            await s.run(VICTIM_PAGE)
+        return [await s.run(VICTIM_PAGE) for _ in range(n)]
+    finally:
+        await s.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--paths", default="doctor,coverage,coverage_refused,hipify,live,compile")
+    ap.add_argument("--live-budget", type=int, default=300, help="the live lab's budget slider (max 300 s)")
+    args = ap.parse_args()
+    proc, url = start_server()
+    rows = []
+    try:
+        for name in [p for p in args.paths.split(",") if p]:
+            rows.append(asyncio.run(measure(url, proc.pid, name, args)))
+            print(f"# {name} done", file=sys.stderr, flush=True)
+    finally:
+        stop_server(proc)
+    print(f"\n## Abuse at the allowed maximum (server on loopback; other visitor reruns {VICTIM_PAGE})\n")
+    print("| path | input | attacker's time (s) | server peak RSS (MB) | above idle (MB) | other user p95 idle "
+          "(ms) | p95 during (ms) | max during (ms) | reruns during | attacker was told |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for r in rows:
+        if r.get("skipped"):
+            print(f"| {r['path']} | {r['input']} | - | - | - | - | - | - | - | {r['said']} |")
+            continue
+        print(f"| {r['path']} | {r['input']} | {r['time']:.1f} | {r['peak_mb']:.0f} | {r['extra_mb']:.0f} | "
+              f"{r['p95_idle']:.0f} | {r['p95_during']:.0f} | {r['max_during']:.0f} | {r['reruns']} | {r['said']} |")
+
+
+if __name__ == "__main__":
+    main()
