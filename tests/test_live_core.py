@@ -345,3 +345,19 @@ def test_bench_cli_validates_before_loading_anything_heavy():
     assert "time budget must be more than 0" in out.stderr
     assert "Unknown benchmark 'nope'" in out.stderr and "Unknown dtype: fp8" in out.stderr
     assert "tensorflow" in out.stdout  # --list names every backend, installed or not
+
+
+def test_large_gpu_matmuls_get_a_short_burst_figure_and_cpu_runs_do_not(monkeypatch):
+    import rocm_bridge.live.suite as suite
+
+    monkeypatch.setattr(suite, "BURST_MIN_N", 128)  # the numpy "GPU" is small: count 128 as large
+    monkeypatch.setattr(suite, "BURST_REST_S", 0.0)
+    opts = SuiteOptions(**{**SMALL.__dict__, "benchmarks": ("matmul",), "sizes": (64, 128)})
+    rows = run_suite(NumpyBackend("NVIDIA H200", free_bytes=1 << 30), opts)["benchmarks"]["matmul"]["rows"]
+    burst = {(r["dtype"], r["n"]): r.get("burst_tflops") for r in rows}
+    assert burst[("fp32", 64)] is None and burst[("fp32", 128)] > 0  # the fastest single call, in TFLOP/s
+    doc = run_suite(NumpyBackend(None), opts)
+    assert all("burst_tflops" not in r for r in doc["benchmarks"]["matmul"]["rows"])  # no GPU: no burst
+    from rocm_bridge.live.results import validate
+
+    assert validate(doc) == []

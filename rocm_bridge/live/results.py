@@ -39,6 +39,7 @@ ENV_FIELDS = {"backend": STR, "version": STR, "build": STR, "devices": (list,), 
 DEVICE_FIELDS = {"name": STR, "kind": STR, "memory_total_bytes": (int, type(None))}
 ROW_FIELDS = {
     "matmul": {"dtype": STR, "n": (int,), "seconds": NUM, "tflops": NUM, "spread": NUM, "pct_peak": OPT_NUM},
+    # optional per row: "burst_tflops" (GPU, large n), "reference_tflops" and "ratio" (--reference)
     "h2d": {"mode": STR, "bytes": (int,), "seconds": OPT_NUM, "gbs": OPT_NUM, "status": STR},
     "consistency": {"op": STR, "max_abs": NUM, "max_rel": NUM, "tol": NUM, "ok": (bool,)},
 }

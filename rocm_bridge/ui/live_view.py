@@ -217,6 +217,7 @@ def _fmt(value, spec=".1f"):
 def _show_matmul(res: dict, doc: dict, src: str) -> None:
     rows = res["rows"]
     has_ref = any(r.get("reference_tflops") for r in rows)
+    has_burst = any(r.get("burst_tflops") for r in rows)
     table = []
     for r in rows:
         row = {
@@ -224,12 +225,15 @@ def _show_matmul(res: dict, doc: dict, src: str) -> None:
             tr("live.res.col.n"): r["n"],
             tr("live.res.col.tflops"): _fmt(r["tflops"]),
         }
+        if has_burst:
+            row[tr("live.res.col.burst")] = _fmt(r.get("burst_tflops"))
         if has_ref:
             row[tr("live.res.col.reference")] = _fmt(r.get("reference_tflops"))
             row[tr("live.res.col.ratio")] = _fmt(r.get("ratio"), ".3f")
         row[tr("live.res.col.pct_peak")] = _fmt(r.get("pct_peak"))
         table.append(row)
     st.dataframe(table, hide_index=True)
+    st.caption(tr("live.res.burst_note") if has_burst else tr("live.res.sustained_note"))
     fig = go.Figure()
     for dtype in dict.fromkeys(r["dtype"] for r in rows):
         pts = [r for r in rows if r["dtype"] == dtype]
