@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("rocm_bridge.doctor.cli", "diagnose this machine's ROCm / CUDA + TensorFlow install"),
     "bench": ("rocm_bridge.live.cli", "run the GPU benchmark suite headless (matmul, transfer, dispatch, ...)"),
     "coverage": ("rocm_bridge.coverage.cli", "which ops of a TensorFlow model have ROCm / CUDA GPU kernels"),
+    "classroom": ("rocm_bridge.classroom.cli", "classes: migrate the schema, create a class, export or delete its data"),
 }
 
 EXIT_USAGE = 2

@@ -259,3 +259,32 @@ def test_a_class_of_1000_with_10000_answers(store):
     stats = store.question_stats(info.id)
     expected = {f"ch{1 + k % 8}.q{k % 40}" for k in range(per_writer)}
     assert sum(s.n_answers for s in stats) == 10_000 and {s.question_id for s in stats} == expected
+
+
+def test_cli_creates_exports_and_deletes_a_class(db_url, monkeypatch, capsys):
+    from rocm_bridge import cli
+
+    monkeypatch.setenv("ROCM_BRIDGE_DB_URL", db_url)
+    assert cli.main(["classroom", "migrate"]) == 0
+    assert f"schema version {schema.SCHEMA_VERSION}" in capsys.readouterr().out
+    assert cli.main(["classroom", "create", "GPU 101"]) == 0
+    lines = dict(line.split(":", 1) for line in capsys.readouterr().out.splitlines())
+    code, key = lines["join code"].strip(), lines["teacher key"].strip()
+    store = Store(db_url)
+    info = classes.find_class(store, code, "t")
+    store.record_answer(store.learner_id("ana", info.id),
+                        question_id="ch1.wavefront-size", chapter="ch1", set_name="bank", mode="practice",
+                        given="=1+1", correct=False)  # fmt: skip
+    monkeypatch.setenv("ROCM_BRIDGE_TEACHER_KEY", "wrong")
+    assert cli.main(["classroom", "export", code]) == cli.EXIT_ERROR
+    assert "do not match" in capsys.readouterr().err
+    monkeypatch.setenv("ROCM_BRIDGE_TEACHER_KEY", key)
+    assert cli.main(["classroom", "export", code]) == 0
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[1][0] == "ana" and rows[1][5] == '"=1+1"'  # stored as JSON text: no cell starts with "="
+    assert cli.main(["classroom", "delete", code]) == 0
+    assert classes.get_class(store, info.id) is None
+    store.engine.dispose()

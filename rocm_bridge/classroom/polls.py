@@ -5,8 +5,8 @@ Every student answer is written at once to the poll's table and to the learner's
 one transaction that first checks the poll is still open: an answer either counts and is acknowledged, or is
 refused with "the poll was closed" - never acknowledged and then dropped. Closing records the totals.
 
-Students look for the open poll every ~1.5 s (st.fragment(run_every=...)); `current_poll` is cached per class
-for POLL_CACHE_S in each server process, so 1,000 students on one replica cost ~1 query per second.
+Students look for the open poll every second (st.fragment(run_every=...)); `current_poll` is cached per class
+for POLL_CACHE_S in each server process, so 1,000 students on one replica cost ~2 queries per second.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from rocm_bridge.quiz.generate import GENERATORS, generate
 from rocm_bridge.quiz.model import Question
 from rocm_bridge.quiz.schema import answers, learners, poll_answers, polls
 
-POLL_CACHE_S = 1.0
+POLL_CACHE_S = 0.5
 _cache: dict[tuple[str, int], tuple[float, object]] = {}
 _cache_lock = threading.Lock()
 

@@ -131,8 +131,11 @@ class Store:
                 self.engine: Engine = create_engine(self.url, connect_args={"timeout": 30})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
-                self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+                # a database host that drops packets must not hang every page for minutes: 5 s, then the outbox
+                extra = {"connect_args": {"connect_timeout": 5}} if self.url.startswith("postgresql") else {}
+                self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20, **extra)
             ensure_schema(self.engine)
+            self.close_stale_exams()  # exams nobody came back to (a restart, a closed laptop): not open forever
         except (SQLAlchemyError, OSError) as exc:
             raise StoreUnavailable(detail=type(exc).__name__) from exc
 

@@ -7,6 +7,7 @@ rocm_bridge.classroom.classes.teacher_login, rate-limited); the key lives only i
 
 from __future__ import annotations
 
+import html
 import json
 import time
 from collections import Counter
@@ -30,7 +31,7 @@ from rocm_bridge.ui import quiz_widgets as qw
 
 TEACHER = "cr_teacher"  # ClassInfo the teacher opened with the key (this session only)
 NEW_CLASS = "cr_new_class"  # (ClassInfo, teacher key) just created: shown once
-POLL_EVERY_S = 1.5
+POLL_EVERY_S = 1.0  # with the 0.5 s poll cache: a new poll shows within ~1.5 s
 
 
 def _outage(exc: Exception) -> None:
@@ -58,6 +59,11 @@ def _poll_fragment() -> None:
         poll = polls.current_poll(db, info.id)
     except Exception:  # noqa: BLE001 - the outbox notice tells about outages; the poll just waits
         return
+    shown = st.session_state.get("cr_poll_shown")
+    if shown is not None and (poll is None or poll.id != shown or poll.status != "open"):
+        st.session_state.pop("cr_poll_shown", None)
+        if st.session_state.get(f"cr_poll_send_{shown}"):  # sent just as the teacher closed it: not counted
+            st.warning(tr("classroom.poll.closed_before"))
     if poll is None:
         st.caption(tr("classroom.poll.none"))
         return
@@ -86,6 +92,7 @@ def _poll_fragment() -> None:
             st.success(tr("classroom.poll.received"), icon=":material/how_to_vote:")
             return
         key = f"cr_poll_w_{poll.id}"
+        st.session_state["cr_poll_shown"] = poll.id
         qw.question_input(q, key)
         if st.button(tr("classroom.poll.send"), key=f"cr_poll_send_{poll.id}", type="primary"):
             given = qw.answer_of(q, key)
@@ -221,7 +228,7 @@ def class_results(info: classes.ClassInfo) -> None:
     except Exception as exc:  # noqa: BLE001
         _outage(exc)
         return
-    st.markdown(tr("progress.class_size", learners=len(students), answers=n_answers))
+    st.markdown(tr("classroom.teacher.size", learners=len(students), answers=n_answers))
     if not students:
         st.info(tr("classroom.teacher.empty", code=info.join_code))
         _delete_class(db, info)
@@ -233,7 +240,7 @@ def class_results(info: classes.ClassInfo) -> None:
             per_ch[c.chapter][1] += c.pool
     qw.mastery_chart(
         [(ch, m / p if p else 0.0, f"{100 * m / p:.0f} %" if p else "") for ch, (m, p) in per_ch.items()],
-        title=tr("classroom.teacher.chart_title", name=info.name),
+        title=tr("classroom.teacher.chart_title", name=html.escape(info.name)),  # Plotly titles take <a href>
         source=tr("classroom.teacher.chart_source", n=len(students), when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())),
         key="cr_mastery_chart",
     )  # fmt: skip
@@ -242,7 +249,7 @@ def class_results(info: classes.ClassInfo) -> None:
         [
             {tr("classroom.col.nickname"): s["nickname"], tr("progress.col_answers"): s["answers"],
              tr("progress.col_accuracy"): f"{s['accuracy_percent']:.0f} %" if s["accuracy_percent"] is not None else "—",
-             tr("progress.col_mastery"): f"{s['mastery_percent']:.0f} %", tr("progress.exams"): s["exams"],
+             tr("progress.col_mastery"): f"{s['mastery_percent']:.0f} %", tr("classroom.col.exams"): s["exams"],
              tr("classroom.col.last_exam"): s["last_exam"]}
             for s in students
         ],
@@ -301,9 +308,15 @@ def class_quizzes(info: classes.ClassInfo) -> None:
     lg = lang()
     st.caption(tr("classroom.teacher.quizzes_intro"))
     ch = st.selectbox(tr("quiz.chapter"), CHAPTERS, key="cr_quiz_ch", format_func=lambda c: t(page(c).title_key, lg))
+    from rocm_bridge.quiz.text import option_order
+
     for i, q in enumerate(papers.chapter_quiz(info.id, ch)):
         with st.container(border=True):
             qw.show_prompt(q, f"{i + 1}")
+            if q.options:  # in the order the students see them
+                labels = q.option_labels(lg)
+                order = option_order(q.id, len(labels), papers.option_seed(info.id))
+                st.markdown("\n".join(f"{pos + 1}. {md_content(labels[j])}" for pos, j in enumerate(order)))
             st.caption(f"{tr('classroom.teacher.answer')}: {md_content(scoring.correct_answer_text(q, lg))}")
 
 

@@ -19,6 +19,7 @@ import uuid
 from typing import Any
 
 import streamlit as st
+from sqlalchemy.exc import IntegrityError
 
 from rocm_bridge.classroom import classes as classes_mod
 from rocm_bridge.classroom.ratelimit import TooManyAttempts
@@ -100,21 +101,32 @@ def identify() -> store.Learner | None:
             st.session_state[TRIED] = True
         if from_link:
             st.query_params.pop("me", None)
+    _emit_cookie()
     flush()
     return current()
 
 
+COOKIE_PENDING = "qz_cookie"  # the cookie to write on the next complete run (a rerun would drop the script)
+
+
 def write_cookie(code: str) -> None:
-    clean = "".join(ch for ch in code if ch.isalnum() or ch == "-")[:40]  # our own code: [A-Z0-9-] only
-    st.html(
-        f"<script>document.cookie='{COOKIE}={clean}; Path=/; Max-Age={COOKIE_DAYS * 86400}; SameSite=Lax';</script>",
-        unsafe_allow_javascript=True,
-    )
+    st.session_state[COOKIE_PENDING] = "".join(ch for ch in code if ch.isalnum() or ch == "-")[:40]  # [A-Z0-9-]
 
 
 def forget_cookie() -> None:
-    st.html(f"<script>document.cookie='{COOKIE}=; Path=/; Max-Age=0; SameSite=Lax';</script>",
-            unsafe_allow_javascript=True)  # fmt: skip
+    st.session_state[COOKIE_PENDING] = ""
+
+
+def _emit_cookie() -> None:
+    """Our own script, our own value ([A-Z0-9-] only): sets or clears the rb_me cookie for this site."""
+    value = st.session_state.pop(COOKIE_PENDING, None)
+    if value is None:
+        return
+    age = COOKIE_DAYS * 86400 if value else 0
+    st.html(
+        f"<script>document.cookie='{COOKIE}={value}; Path=/; Max-Age={age}; SameSite=Lax';</script>",
+        unsafe_allow_javascript=True,
+    )
 
 
 def leave() -> None:
@@ -183,6 +195,8 @@ def learner_box() -> None:
     """Who am I: the nickname (and class), the code shown once; or forms to join or to come back."""
     me = identify()
     outbox_notice()
+    if st.session_state.pop("qz_gone", False):
+        st.info(tr("classroom.gone"), icon=":material/person_off:")
     if me:
         info = current_class()
         cols = st.columns([4, 1])
@@ -269,10 +283,30 @@ def flush() -> bool:
         except RocmBridgeError:
             box.pop(0)  # invalid for good (a value the store refuses): retrying would never succeed
             continue
+        except IntegrityError:
+            if _learner_gone(db, box[0]):
+                continue
+            return False
         except Exception:  # noqa: BLE001 - the database is away: keep it for the next try
             return False
         box.pop(0)
     return True
+
+
+def _learner_gone(db: store.Store, w: dict[str, Any]) -> bool:
+    """The learner's data was deleted (by them in another tab, or by the teacher with the class): their queued
+    writes have nowhere to go. Forget the learner in this tab and say so."""
+    lid = w.get("learner_id")
+    me = current()
+    try:
+        gone = lid is not None and db.learner(lid) is None or me is not None and db.learner(me.id) is None
+    except Exception:  # noqa: BLE001
+        return False
+    if gone:
+        st.session_state.setdefault(OUTBOX, []).clear()  # in place: flush() loops over this very list
+        leave()
+        st.session_state["qz_gone"] = True
+    return gone
 
 
 def pending() -> int:

@@ -109,12 +109,13 @@ def record(q: Question, given: Any, correct: bool, mode: str, exam_id: int | Non
     return key
 
 
-def saved_note(key: str | None) -> None:
-    """Say honestly where the answer is: written to the database, or still waiting in this tab."""
-    if key is None:
+def saved_note(*keys: str | None) -> None:
+    """Say honestly where the answers are: written to the database, or still waiting in this tab."""
+    keys = tuple(k for k in keys if k is not None)
+    if not keys:
         return
-    waiting = any(w.get("client_key") == key for w in st.session_state.get(learner_mod.OUTBOX, []))
-    st.caption(tr("classroom.not_saved") if waiting else tr("classroom.saved"))
+    queued = {w.get("client_key") for w in st.session_state.get(learner_mod.OUTBOX, [])}
+    st.caption(tr("classroom.not_saved") if queued & set(keys) else tr("classroom.saved"))
 
 
 # --- one question -----------------------------------------------------------------------------------------
@@ -507,6 +508,7 @@ def interview_runner(chapter: str | None) -> None:
 
 def chapter_quiz(chapter_id: str) -> None:
     """Two or three questions at the end of a chapter page, in one form (no rerun until 'Check')."""
+    learner_mod.outbox_notice()  # answers waiting for the database are announced here too
     rounds = st.session_state.setdefault("qz_ch_round", {})
     ctx = f"ch_{chapter_id}_{rounds.get(chapter_id, 0)}"
     info = learner_mod.current_class()
@@ -532,11 +534,13 @@ def chapter_quiz(chapter_id: str) -> None:
             given = answer_of(q, keys[q.id])
             checked[q.id] = given
             if scoring.normalize_given(q, given) is not None:
-                record(q, given, scoring.is_correct(q, given), "chapter")
+                key = record(q, given, scoring.is_correct(q, given), "chapter")
+                st.session_state.setdefault(SAVED, {}).setdefault(ctx, {})[q.id] = key
         st.rerun()
     if done:
         n_ok = sum(scoring.is_correct(q, checked[q.id]) for q in questions)
         st.markdown(tr("quiz.chapter_quiz.result", correct=n_ok, n=len(questions)))
+        saved_note(*st.session_state.get(SAVED, {}).get(ctx, {}).values())
         if st.button(tr("quiz.chapter_quiz.again"), key=f"qz_again_{ctx}"):
             rounds[chapter_id] = rounds.get(chapter_id, 0) + 1
             st.rerun()

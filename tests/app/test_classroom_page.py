@@ -94,7 +94,7 @@ def test_teacher_creates_a_class_and_needs_the_key(app_test, app_db):
     assert "stranger" not in _everything_shown(at)
     assert len(at.get("download_button")) == 3
     (chart,) = at.get("plotly_chart")
-    assert "GPU" in chart.proto.spec and "%" in chart.proto.spec
+    assert "GPU &lt;b&gt;101" in chart.proto.spec and "%" in chart.proto.spec  # Plotly renders <b>, <a href>
 
     visitor = app_test(CLASSROOM, cr_tab="teacher")  # a visitor with the code but not the key
     visitor.text_input(key="cr_open_code").input(info.join_code)
@@ -252,3 +252,54 @@ def test_a_learner_downloads_and_deletes_their_data(app_test, data_dir):
     assert i18n.t("classroom.deleted_mine", "en") in _texts(at.success)
     assert db.resume(code) is None and db.count_answers() == 0
     assert "qz_learner" not in at.session_state
+
+
+def test_a_deleted_class_stops_its_learners_tab_cleanly(app_test, data_dir):
+    db = store_mod.get_store()
+    info, _ = classes.create_class(db, "Gone")
+    at = app_test(QUIZ, qz_set="misconceptions", qz_ch="ch2", qz_gen="false")
+    at.text_input(key="qz_nick").input("Ana")
+    at.text_input(key="qz_join_code").input(info.join_code)
+    at.button[0].click().run()
+    classes.delete_class(db, info.id)  # the teacher deletes the class meanwhile
+    ((ctx, deck),) = [(k, v) for k, v in at.session_state["qz_decks"].items() if k.startswith("practice_")]
+    _set(at, deck[0], f"qz_w_{ctx}_{deck[0].id}", _right(deck[0]))
+    at.run()
+    at.button(key=f"qz_check_{ctx}").click().run()
+    at.run()
+    assert not at.exception
+    assert "qz_learner" not in at.session_state and not at.session_state["qz_outbox"]
+    assert db.count_answers() == 0
+    assert not any("NOT saved" in w for w in _texts(at.warning)), "not a database outage"
+
+
+def test_chapter_quiz_says_whether_it_was_saved(app_test, data_dir):
+    db = store_mod.get_store()
+    me, code = db.join("Ana")
+    at = app_test("views/ch8_env_check.py", me=code)
+    bank = load_bank()
+    for w in [w for w in at.radio if (w.key or "").startswith("qz_w_ch_")]:
+        q = bank.get(w.key.split("_", 5)[-1])
+        if q is not None:
+            _set(at, q, w.key, _right(q))
+    [b for b in at.button if b.label == i18n.t("quiz.chapter_quiz.check", "en")][0].click().run()
+    assert not at.exception
+    assert i18n.t("classroom.saved", "en") in _texts(at.caption)
+    assert db.count_answers() >= 1
+
+
+def test_a_poll_closed_as_a_student_sends_says_so(app_test, data_dir):
+    db = store_mod.get_store()
+    info, _ = classes.create_class(db, "Closing")
+    poll = polls.open_poll(db, info.id, "ch1.cudnn-counterpart")
+    s = app_test(CLASSROOM)
+    s.text_input(key="qz_nick").input("Ana")
+    s.text_input(key="qz_join_code").input(info.join_code)
+    s.button[0].click().run()
+    s.radio(key=f"cr_poll_w_{poll.id}").set_value(1).run()
+    polls.close(db, poll)  # the teacher closes it before the student's click arrives
+    s.button(key=f"cr_poll_send_{poll.id}").click().run()
+    assert not s.exception
+    assert i18n.t("classroom.poll.closed_before", "en") in _texts(s.warning)
+    assert i18n.t("classroom.poll.received", "en") not in _texts(s.success)
+    assert polls.distribution(db, poll.id)[1] == 0 and db.count_answers() == 0
