@@ -10,6 +10,8 @@ the teacher watches the live chart, reveals, closes. Loopback only, bounded in s
 Reports p50 / p95 rerun latency (server round trip of every script or fragment run a student caused), how fast
 the poll appeared, answers acknowledged on screen vs rows in PostgreSQL (lost = acknowledged but not written),
 per-replica sessions, CPU and RSS, and CPU per active student, i.e. how many students one core carries.
+Before the lesson the lesson's pages run once on every replica (warm imports and caches, as on a server that has
+been up a while).
 
     python bench/classroom.py [--students 60] [--replicas 2] [--duration 90] [--think 3,8]
 """
@@ -186,6 +188,17 @@ async def run_poll(tab: Tab, args, clock: dict) -> None:
     await tab.run_for(close, flows.CLASSROOM, q)
 
 
+async def warm_up(replica_urls: list[str]) -> None:
+    """The pages of the lesson once on every replica, straight to it: a server that has been up has imported
+    their modules and filled its caches; the lesson measures that, not each page's first import. (The labs that
+    load TensorFlow / PyTorch are left out: a class that never opens them never pays their memory.)"""
+    routes = ["", *(page(ch).route for ch in CHAPTERS), flows.QUIZ, flows.CLASSROOM]
+    for url in replica_urls:
+        async with await Tab.open(url) as tab:
+            for route in routes:
+                await tab.run(route, "lang=en")
+
+
 async def lesson(url: str, args, stats: Stats, probe) -> dict:
     rng = random.Random(args.seed)
     clock: dict = {"started": asyncio.Event()}
@@ -246,6 +259,7 @@ def main() -> None:
                 "load": os.getloadavg()[0],
             }
 
+        asyncio.run(warm_up(st.urls))
         result = asyncio.run(lesson(st.url, args, stats, probe))
         rss = [(rss_mib(p), rss_mib(p, "VmHWM")) for p in pids]
         engine = create_engine(pg.url)
