@@ -1,6 +1,9 @@
 """The app shell in a real browser: every page in both languages, the first click, the language toggle."""
 
+import contextlib
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from rocm_bridge import i18n
 from rocm_bridge.pages import PAGES
@@ -32,8 +35,10 @@ def test_every_page_opens_in_presenter_mode_at_projector_size(app_server, page, 
             problems.append(f"{spec.key}: title {title!r} not shown")
         if page.locator(EXCEPTION).count():
             problems.append(f"{spec.key}: shows an exception: {page.locator(EXCEPTION).first.inner_text()[:300]}")
-        body_px = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
-                                "'[data-testid=\"stMain\"] p') || document.body).fontSize)")
+        font = "parseFloat(getComputedStyle(document.querySelector('[data-testid=stMain] p') || document.body).fontSize)"
+        with contextlib.suppress(PlaywrightTimeout):  # the style arrives with the first elements; give it a moment
+            page.wait_for_function(f"{font} >= 20", timeout=5_000)
+        body_px = page.evaluate(font)
         if body_px < 20:
             problems.append(f"{spec.key}: body text {body_px}px in presenter mode")
         screenshot(page, f"{spec.key}-{lang}-present")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import flows
 import pytest
@@ -38,7 +39,9 @@ def stack(postgres):
 
 
 def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 120))
+    """asyncio.run in a thread of its own: Playwright's sync API (the browser tests) keeps a loop in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 120)).result()
 
 
 def test_health_through_nginx(stack):
