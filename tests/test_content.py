@@ -67,7 +67,6 @@ def test_parse_splits_blocks():
 
 def _chinese_course_text() -> dict[str, str]:
     """Every piece of Chinese course text: chapter pages, zh fields of the quiz bank, chapter UI strings."""
-    import tomllib
 
     from rocm_bridge.quiz.bank import load_bank
 
@@ -77,16 +76,11 @@ def _chinese_course_text() -> dict[str, str]:
         if q.model_answer:
             parts.append(q.model_answer["zh"])
         texts[f"quiz:{q.id}"] = "\n".join(parts)
-    locales = content.CONTENT_DIR.parent / "rocm_bridge" / "locales" / "chapters.toml"
-    flat = []
+    from rocm_bridge import i18n
 
-    def walk(node):
-        for value in node.values():
-            if isinstance(value, dict):
-                walk(value) if "zh" not in value else flat.append(value["zh"])
-
-    walk(tomllib.loads(locales.read_text(encoding="utf-8")))
-    texts["locales/chapters.toml"] = "\n".join(flat)
+    # every UI string of every page, not only the chapters': the labs' Chinese must use the same terms
+    for key, entry in i18n.catalog().items():
+        texts[f"locales:{key}"] = entry["zh"]
     return texts
 
 
