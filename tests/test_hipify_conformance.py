@@ -1,5 +1,6 @@
-"""Conformance on a sample of HIPIFY's own lit tests (tests/hipify/conformance, scored by tools/hipify_lit.py):
-the share of CHECK lines the engine's output matches stays above its floor, and the scorer itself is right."""
+"""Conformance on our own HIPIFY-style lit suite (tests/hipify/conformance: original cases whose CHECK lines state
+HIPIFY's output, scored by tools/hipify_lit.py): the share of CHECK lines the engine's output matches stays above
+its floor, and the scorer itself is right."""
 
 from __future__ import annotations
 
@@ -11,15 +12,17 @@ spec = importlib.util.spec_from_file_location("hipify_lit", ROOT / "tools" / "hi
 lit = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(lit)
 
-FLOOR = 90.0  # measured 91.9 % (79 of 86) on 2026-12-01; misses: template launches without <T>, launches through
-# macros, hip_runtime.h injection in a host-only file, CUDA names inside a string literal (left by policy)
+FLOOR = 97.0  # a little below the measured 98.2 % (266 of 271 CHECK lines, 17 files) on 2026-12-01; the five misses:
+# reinterpret_cast<const void*> added to kernel-symbol arguments where HIPIFY adds none (3, by design, see
+# rocm_bridge/hipify/args.py), a template launch with deduced arguments (HIP_KERNEL_NAME needs clang's view, 1),
+# a CUDA name inside a string literal (HIPIFY renames it, this engine leaves strings by policy, 1)
 
 
 def test_score_stays_above_the_floor():
     scores = lit.run()
-    assert len(scores) == 5
+    assert len(scores) == 17
     matched, checks, pct = lit.total(scores)
-    assert checks == 86
+    assert checks == 271
     assert pct >= FLOOR, lit.table(scores, "below the floor")
     assert sum(s.not_violations for s in scores) == 0
 
