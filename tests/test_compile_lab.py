@@ -272,4 +272,4 @@ def test_cli_json_and_text(tmp_path):
     bad.write_text(examples.source("broken_lane_mask"))
     out = subprocess.run([sys.executable, "-m", "rocm_bridge", "compile", str(bad)], capture_output=True, text=True,
                          cwd=ROOT, timeout=120, env={**__import__("os").environ, "ROCM_BRIDGE_LANG": "zh"})
-    assert out.returncode == 1 and "b.hip:5:" in out.stdout and "32 位线程掩码" in out.stdout
+    assert out.returncode == 1 and "b.hip:5:" in out.stdout and "32 位通道掩码" in out.stdout
