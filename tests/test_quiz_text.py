@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from rocm_bridge.quiz.text import md_content, md_escape, md_option, option_order, parse_number
+from rocm_bridge.quiz.text import md_content, md_escape, option_order, parse_number
 
 
 def test_md_escape_neutralises_markdown_html_and_latex():
@@ -22,11 +22,6 @@ def test_md_content_keeps_code_spans():
     out = md_content("Use `__shfl_down(v, 16)` not __shared__ $USER")
     assert "`__shfl_down(v, 16)`" in out
     assert "\\_\\_shared\\_\\_" in out and "\\$USER" in out
-
-
-def test_md_option():
-    assert md_option("hipMalloc(&p, n);", code=True) == "`hipMalloc(&p, n);`"
-    assert md_option("HIP_VISIBLE_DEVICES", code=False) == "HIP\\_VISIBLE\\_DEVICES"
 
 
 @pytest.mark.parametrize(

@@ -15,13 +15,6 @@ def md_content(text: str) -> str:
     return "".join(p if i % 2 else md_escape(p) for i, p in enumerate(parts))
 
 
-def md_option(label: str, *, code: bool) -> str:
-    """A radio option label: code lines in monospace, prose escaped."""
-    if code and "`" not in label and "\n" not in label:
-        return f"`{label}`"
-    return md_content(label)
-
-
 def parse_number(text: object) -> float | None:
     """A number typed by a learner ('2 560', '2560.5', '９３．７', '0,94', '93.7 %') or None if it is not one."""
     if text is None:

@@ -20,7 +20,7 @@ from rocm_bridge.quiz import bank as bank_mod
 from rocm_bridge.quiz import paper, review, scoring, store
 from rocm_bridge.quiz.generate import GENERATORS, generate
 from rocm_bridge.quiz.model import Question
-from rocm_bridge.quiz.text import md_content, md_escape, md_option, option_order, parse_number
+from rocm_bridge.quiz.text import md_content, md_escape, option_order, parse_number
 from rocm_bridge.ui import lang, page_link, show_error, tr
 from rocm_bridge.ui import learner as learner_mod
 
@@ -166,13 +166,13 @@ def question_input(q: Question, key: str, *, disabled: bool = False, in_form: bo
     if q.type in ("single", "code"):
         order = option_order(q.id, len(labels), _seed())
         code_lines = q.type == "code" and all(o["en"] == o["zh"] for o in q.options)  # options are code, not prose
-        if code_lines and any("\n" in lab or len(lab) > 70 for lab in labels):
-            for pos, i in enumerate(order):  # long code options: show each as a block, pick by letter
+        if code_lines:  # code options: each as a readable block (inline code in a radio label is tiny), pick by letter
+            for pos, i in enumerate(order):
                 st.caption(tr("quiz.option_letter", letter=LETTERS[pos]))
                 st.code(labels[i], language="cpp")
             fmt = lambda i: LETTERS[order.index(i)]  # noqa: E731
         else:
-            fmt = lambda i: md_option(labels[i], code=code_lines)  # noqa: E731
+            fmt = lambda i: md_content(labels[i])  # noqa: E731
         st.radio(tr("quiz.your_answer"), order, index=None, format_func=fmt, **common)
     elif q.type == "multiple":
         order = option_order(q.id, len(labels), _seed())

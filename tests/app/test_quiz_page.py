@@ -277,3 +277,23 @@ def test_named_learner_sees_finished_exams_only_with_the_resume_code(app_test, d
     assert "me" not in at.query_params, "the code is taken out of the address bar"
     assert "4/5" in at.dataframe[-1].value.iloc[:, 1].tolist()
     assert at.dataframe[0].value[i18n.t("progress.col_answered", "en")].iloc[0] == 1  # ch1: one answered
+
+
+def _code_question_script(qid: str) -> None:
+    from rocm_bridge.quiz.bank import bank
+    from rocm_bridge.ui import quiz_widgets
+
+    quiz_widgets.question_input(bank().get(qid), "qz_w_test")
+
+
+def test_code_options_are_shown_as_code_blocks_and_picked_by_letter():
+    from streamlit.testing.v1 import AppTest
+
+    from rocm_bridge.quiz.bank import bank
+
+    q = next(q for q in bank().questions if q.type == "code" and all(o["en"] == o["zh"] for o in q.options))
+    at = AppTest.from_function(_code_question_script, args=(q.id,), default_timeout=30).run()
+    assert not at.exception
+    blocks = [c.value for c in at.code]
+    assert all(label in blocks for label in q.option_labels("en"))  # every option readable as a block
+    assert list(at.radio[0].options) == list("ABCDEFGH"[: len(q.options)])
