@@ -120,13 +120,7 @@ def _node_attrs(node_def, op_def) -> tuple[tuple[str, str | tuple[str, ...]], ..
     """
     from tensorflow.python.framework import dtypes
 
-    out: dict[str, str | tuple[str, ...]] = {}
-    if op_def is not None:
-        for a in op_def.attr:
-            if a.type == "type" and a.HasField("default_value"):
-                out[a.name] = dtypes.as_dtype(a.default_value.type).name
-            elif a.type == "list(type)" and a.HasField("default_value"):
-                out[a.name] = tuple(dtypes.as_dtype(t).name for t in a.default_value.list.type)
+    out = _default_dtype_attrs(op_def, dtypes)
     for key, value in node_def.attr.items():
         kind = value.WhichOneof("value")
         if kind == "type":
@@ -298,11 +292,8 @@ def saved_model_nodes(graph_def, signature_outputs: Iterable[str]) -> list:
     return out
 
 
-def raw_node_attrs(op_def, raw: Iterable) -> tuple[tuple[str, str | tuple[str, ...]], ...]:
-    """_node_attrs for a node that graph_worker.py described as [(attr, "type"|"list"|"s", value)]. An enum
-    that is no TensorFlow dtype (999) raises TypeError; the caller turns it into a message."""
-    from tensorflow.python.framework import dtypes
-
+def _default_dtype_attrs(op_def, dtypes) -> dict[str, str | tuple[str, ...]]:
+    """The op's type attributes with defaults: function bodies may omit them, kernel lookup sees them."""
     out: dict[str, str | tuple[str, ...]] = {}
     if op_def is not None:
         for a in op_def.attr:
@@ -310,6 +301,15 @@ def raw_node_attrs(op_def, raw: Iterable) -> tuple[tuple[str, str | tuple[str, .
                 out[a.name] = dtypes.as_dtype(a.default_value.type).name
             elif a.type == "list(type)" and a.HasField("default_value"):
                 out[a.name] = tuple(dtypes.as_dtype(t).name for t in a.default_value.list.type)
+    return out
+
+
+def raw_node_attrs(op_def, raw: Iterable) -> tuple[tuple[str, str | tuple[str, ...]], ...]:
+    """_node_attrs for a node that graph_worker.py described as [(attr, "type"|"list"|"s", value)]. An enum
+    that is no TensorFlow dtype (999) raises TypeError; the caller turns it into a message."""
+    from tensorflow.python.framework import dtypes
+
+    out = _default_dtype_attrs(op_def, dtypes)
     for key, kind, value in raw:
         if kind == "type":
             out[key] = dtypes.as_dtype(int(value)).name

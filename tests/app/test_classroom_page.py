@@ -11,6 +11,7 @@ from rocm_bridge.classroom import classes, papers, polls
 from rocm_bridge.pages import CHAPTERS
 from rocm_bridge.quiz import store as store_mod
 from rocm_bridge.quiz.bank import load_bank
+from tests.app.quiz_helpers import answer, right_answer
 
 CLASSROOM = "views/classroom.py"
 QUIZ = "views/quiz.py"
@@ -38,17 +39,6 @@ def _button(at, key_of_label, lang="en"):
     return button
 
 
-def _right(q):
-    return list(q.answer) if q.type == "multiple" else q.answer
-
-
-def _set(at, q, key, value):
-    if q.type == "numeric":
-        at.text_input(key=key).input(str(value))
-    elif q.type == "multiple":
-        at.multiselect(key=key).set_value(value)
-    else:
-        at.radio(key=key).set_value(value)
 
 
 def _everything_shown(at) -> str:
@@ -83,7 +73,7 @@ def test_teacher_creates_a_class_and_needs_the_key(app_test, app_db):
     me = student.session_state["qz_learner"]
     assert me.class_id == info.id
     ((ctx, deck),) = [(k, v) for k, v in student.session_state["qz_decks"].items() if k.startswith("practice_")]
-    _set(student, deck[0], f"qz_w_{ctx}_{deck[0].id}", _right(deck[0]))
+    answer(student, deck[0], f"qz_w_{ctx}_{deck[0].id}", right_answer(deck[0]))
     student.run()
     student.button(key=f"qz_check_{ctx}").click().run()
     assert i18n.t("classroom.saved", "en") in _texts(student.caption)
@@ -182,7 +172,7 @@ def test_reload_and_restart_resume_the_exam(app_test, app_db):
     at.button(key="qz_exam_start").click().run()
     exam = at.session_state["qz_exam"]
     for q in exam.questions[:2]:
-        _set(at, q, f"qz_w_exam_{q.id}", _right(q))
+        answer(at, q, f"qz_w_exam_{q.id}", right_answer(q))
         at.run()
     assert not at.exception
     assert len(db.open_exam(me.id)["progress"]) == 2
@@ -198,7 +188,7 @@ def test_reload_and_restart_resume_the_exam(app_test, app_db):
     q0 = resumed.questions[0]
     widget = again.text_input(key=f"qz_w_exam_{q0.id}") if q0.type == "numeric" else (
         again.multiselect(key=f"qz_w_exam_{q0.id}") if q0.type == "multiple" else again.radio(key=f"qz_w_exam_{q0.id}"))
-    assert widget.value in (_right(q0), str(_right(q0))), "the answer given before the reload is back"
+    assert widget.value in (right_answer(q0), str(right_answer(q0))), "the answer given before the reload is back"
     assert any("Answered 2 of 5" in c for c in _texts(again.caption))
 
     again.button(key="qz_exam_submit").click().run()  # three left unanswered: asks first
@@ -264,7 +254,7 @@ def test_a_deleted_class_stops_its_learners_tab_cleanly(app_test, data_dir):
     at.button[0].click().run()
     classes.delete_class(db, info.id)  # the teacher deletes the class meanwhile
     ((ctx, deck),) = [(k, v) for k, v in at.session_state["qz_decks"].items() if k.startswith("practice_")]
-    _set(at, deck[0], f"qz_w_{ctx}_{deck[0].id}", _right(deck[0]))
+    answer(at, deck[0], f"qz_w_{ctx}_{deck[0].id}", right_answer(deck[0]))
     at.run()
     at.button(key=f"qz_check_{ctx}").click().run()
     at.run()
@@ -282,7 +272,7 @@ def test_chapter_quiz_says_whether_it_was_saved(app_test, data_dir):
     for w in [w for w in at.radio if (w.key or "").startswith("qz_w_ch_")]:
         q = bank.get(w.key.split("_", 5)[-1])
         if q is not None:
-            _set(at, q, w.key, _right(q))
+            answer(at, q, w.key, right_answer(q))
     [b for b in at.button if b.label == i18n.t("quiz.chapter_quiz.check", "en")][0].click().run()
     assert not at.exception
     assert i18n.t("classroom.saved", "en") in _texts(at.caption)

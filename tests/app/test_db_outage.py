@@ -9,6 +9,7 @@ from pg import PgCluster, find_bindir, missing
 
 from rocm_bridge import i18n
 from rocm_bridge.quiz import store as store_mod
+from tests.app.quiz_helpers import answer, right_answer
 
 QUIZ = "views/quiz.py"
 
@@ -97,13 +98,7 @@ def test_exam_submitted_during_an_outage_lands_when_postgres_returns(app_test, o
     exam = at.session_state["qz_exam"]
     for q in exam.questions:
         key = f"qz_w_exam_{q.id}"
-        value = list(q.answer) if q.type == "multiple" else q.answer
-        if q.type == "numeric":
-            at.text_input(key=key).input(str(value))
-        elif q.type == "multiple":
-            at.multiselect(key=key).set_value(value)
-        else:
-            at.radio(key=key).set_value(value)
+        answer(at, q, key, right_answer(q))
     at.run()
     _stop(own_pg)
     at.button(key="qz_exam_submit").click().run()

@@ -7,6 +7,7 @@ import pytest
 from rocm_bridge import i18n
 from rocm_bridge.quiz import store as store_mod
 from rocm_bridge.quiz.bank import load_bank
+from tests.app.quiz_helpers import answer
 
 QUIZ = "views/quiz.py"
 PROGRESS = "views/progress.py"
@@ -26,14 +27,6 @@ def _wrong(q):
     return (q.answer + 1) % len(q.options)
 
 
-def _answer(at, q, key, value):
-    """Drive the widget a learner would use for this question type."""
-    if q.type == "numeric":
-        at.text_input(key=key).input(str(value))
-    elif q.type == "multiple":
-        at.multiselect(key=key).set_value(value)
-    else:
-        at.radio(key=key).set_value(value)
 
 
 def _practice_question(at):
@@ -50,7 +43,7 @@ def test_practice_gives_feedback_and_moves_on(app_test, data_dir):
     at = app_test(QUIZ)
     assert not at.exception
     ctx, q = _practice_question(at)
-    _answer(at, q, f"qz_w_{ctx}_{q.id}", _right(q))
+    answer(at, q, f"qz_w_{ctx}_{q.id}", _right(q))
     at.run()
     at.button(key=f"qz_check_{ctx}").click().run()
     assert not at.exception
@@ -61,7 +54,7 @@ def test_practice_gives_feedback_and_moves_on(app_test, data_dir):
     at.button(key=f"qz_next_{ctx}").click().run()
     ctx, q2 = _practice_question(at)
     assert q2.id != q.id
-    _answer(at, q2, f"qz_w_{ctx}_{q2.id}", _wrong(q2))
+    answer(at, q2, f"qz_w_{ctx}_{q2.id}", _wrong(q2))
     at.run()
     at.button(key=f"qz_check_{ctx}").click().run()
     assert any(e.startswith("Not quite") for e in _texts(at.error))
@@ -80,7 +73,7 @@ def test_answers_survive_language_switch_and_leaving_the_page(app_test, data_dir
     at = app_test(QUIZ, qz_set="misconceptions", qz_gen="false")
     ctx, q = _practice_question(at)
     key = f"qz_w_{ctx}_{q.id}"
-    _answer(at, q, key, _wrong(q))
+    answer(at, q, key, _wrong(q))
     at.run()
     at.sidebar.segmented_control(key="lang").set_value("zh").run()
     assert not at.exception
@@ -97,7 +90,7 @@ def test_exam_scores_and_reviews(app_test, data_dir):
     exam = at.session_state["qz_exam"]
     assert len(exam.questions) == 5
     for i, q in enumerate(exam.questions):
-        _answer(at, q, f"qz_w_exam_{q.id}", _right(q) if i < 3 else _wrong(q))
+        answer(at, q, f"qz_w_exam_{q.id}", _right(q) if i < 3 else _wrong(q))
     at.run()
     assert any("Answered 5 of 5" in c for c in _texts(at.caption))
     at.button(key="qz_exam_submit").click().run()
@@ -136,7 +129,7 @@ def test_nickname_saves_answers_and_review_brings_mistakes_back(app_test, data_d
     assert any("Ana\\_1" in m for m in _texts(at.markdown)), "nickname must be shown escaped"
 
     ctx, q = _practice_question(at)
-    _answer(at, q, f"qz_w_{ctx}_{q.id}", _wrong(q))
+    answer(at, q, f"qz_w_{ctx}_{q.id}", _wrong(q))
     at.run()
     at.button(key=f"qz_check_{ctx}").click().run()
     db = store_mod.get_store()
@@ -178,7 +171,7 @@ def test_progress_page_shows_no_one_elses_answers(app_test, data_dir):
 def test_mastery_chart_after_answers(app_test, data_dir):
     at = app_test(QUIZ, qz_set="misconceptions", qz_ch="ch2", qz_gen="false")
     ctx, q = _practice_question(at)
-    _answer(at, q, f"qz_w_{ctx}_{q.id}", _right(q))
+    answer(at, q, f"qz_w_{ctx}_{q.id}", _right(q))
     at.run()
     at.button(key=f"qz_check_{ctx}").click().run()
     at.switch_page(PROGRESS).run()
@@ -196,7 +189,7 @@ def _answer_chapter_quiz(at, lang, right=True):
     for w in widgets:
         q = bank.get(w.key.split("_", 5)[-1])
         if q is not None:  # generated items are left unanswered here
-            _answer(at, q, w.key, _right(q) if right else _wrong(q))
+            answer(at, q, w.key, _right(q) if right else _wrong(q))
             answered += 1
     submit = [b for b in at.button if b.label == i18n.t("quiz.chapter_quiz.check", lang)]
     submit[0].click().run()
@@ -233,7 +226,7 @@ def test_exam_time_up_grades_what_was_answered(app_test, data_dir):
     at.button(key="qz_exam_start").click().run()
     exam = at.session_state["qz_exam"]
     q = exam.questions[0]
-    _answer(at, q, f"qz_w_exam_{q.id}", _right(q))
+    answer(at, q, f"qz_w_exam_{q.id}", _right(q))
     at.run()
     exam.started_at -= exam.duration_s + 1  # the clock ran out
     at.run()
@@ -251,7 +244,7 @@ def test_unreachable_database_is_a_message_not_a_traceback(app_test, data_dir, m
     assert any(e.startswith("The progress database is not reachable") for e in _texts(at.error))
     assert "qz_learner" not in at.session_state
     ctx, q = _practice_question(at)  # practising still works, answers stay in the tab
-    _answer(at, q, f"qz_w_{ctx}_{q.id}", _right(q))
+    answer(at, q, f"qz_w_{ctx}_{q.id}", _right(q))
     at.run()
     at.button(key=f"qz_check_{ctx}").click().run()
     assert not at.exception and len(at.session_state["qz_history"]) == 1
