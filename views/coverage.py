@@ -8,6 +8,7 @@ from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.ui import formula_card, page_header, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
 from rocm_bridge.ui.state import parse_flag, push_url, url_state
+from rocm_bridge.ui.upload import file_upload
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -84,8 +85,8 @@ try:
         model = _traced(_trace_example, key) if tf_ok and not recorded else coverage.example_model(key)
     else:
         limit_mb = upload.MAX_UPLOAD_BYTES // limits.MB
-        st.caption(tr("coverage.upload_help", limit=limit_mb))
-        file = st.file_uploader(tr("coverage.upload"), type=["keras", "zip"], key="cv_file", max_upload_size=limit_mb)
+        st.caption(tr("coverage.upload_help"))
+        file = file_upload(tr("coverage.upload"), ["keras", "zip"], key="cv_file", limit_mb=limit_mb)
         if file is not None:  # checked before TensorFlow loads; without TensorFlow, a translated error
             model = _traced(_trace_upload, file.getvalue(), file.name)
     if registry.LIVE in chosen and not tf_ok:

@@ -14,6 +14,7 @@ from rocm_bridge.doctor.rules import Report
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
+from rocm_bridge.ui.upload import file_upload
 
 STATUS_STYLE = {
     "ok": ("green", ":material/check_circle:"),
@@ -106,12 +107,11 @@ def findings(items: list) -> None:
 
 def log_doctor() -> None:
     st.subheader(tr("doctor.log.title"))
-    # one limit for paste and upload (logs.MAX_LOG_BYTES); the uploader states it ("Limit 2MB per file")
+    # one limit for paste and upload (logs.MAX_LOG_BYTES); the caption under the uploader states it once
     limit_mb = max(1, logs.MAX_LOG_BYTES // 1_000_000)
     st.caption(tr("doctor.log.intro"))
     text = st.text_area(tr("doctor.log.paste"), key="doc_log", height=180, max_chars=logs.MAX_LOG_BYTES)
-    upload = st.file_uploader(tr("doctor.log.upload"), type=["log", "txt", "out", "err"], key="doc_log_file",
-                              max_upload_size=limit_mb)
+    upload = file_upload(tr("doctor.log.upload"), ["log", "txt", "out", "err"], key="doc_log_file", limit_mb=limit_mb)
     if not st.button(tr("doctor.log.button"), key="doc_log_go", icon=":material/stethoscope:"):
         return
     try:

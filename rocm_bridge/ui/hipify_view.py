@@ -14,6 +14,7 @@ from rocm_bridge.limits import HIPIFY_UPLOAD_MB
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, share_link, url_state
+from rocm_bridge.ui.upload import file_upload
 
 VIEWS = ("report", "diff", "lint", "flow")
 # (query key, command-line option shown as the label, catalog key of its explanation)
@@ -66,8 +67,8 @@ def source_panel() -> list[pm.SourceFile] | None:
                                format_func=lambda k: tr(f"hipify.example.{k}"))
         push_url("hp_ex")
     with right:
-        upload = st.file_uploader(tr("hipify.page.upload"), type=["cu", "cuh", "cpp", "h", "hpp", "zip"],
-                                  key="hp_upload", max_upload_size=HIPIFY_UPLOAD_MB)
+        upload = file_upload(tr("hipify.page.upload"), ["cu", "cuh", "cpp", "h", "hpp", "zip"], key="hp_upload",
+                             limit_mb=HIPIFY_UPLOAD_MB)
     if upload is not None:
         try:
             files = pm.load_upload(upload.name, upload.getvalue())

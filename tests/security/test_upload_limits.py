@@ -72,9 +72,20 @@ def test_doctor_log_limit_is_decimal_like_the_rest():
     assert "2 MB" in err.value.message("en")
 
 
-def test_page_text_says_the_same_number(app_test):
-    at = app_test("views/hipify.py")
+@pytest.mark.parametrize(
+    ("page", "query", "limit_mb"),
+    [
+        ("views/hipify.py", {}, limits.HIPIFY_UPLOAD_MB),
+        ("views/coverage.py", {"cv_source": "upload"}, limits.server_upload_mb()),
+        ("views/doctor.py", {}, limits.DOCTOR_LOG_MB),
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_page_text_says_the_same_number_once(app_test, page, query, limit_mb, lang):
+    """The caption under each uploader (rocm_bridge/ui/upload.py) states the browser's number, in the page's
+    language, and no other text of the page states a second size."""
+    at = app_test(page, lang=lang, **query)
     (proto,) = [e.proto for e in at.get("file_uploader")]
-    assert f"{limits.HIPIFY_UPLOAD_MB} MB" in proto.label
-    at = app_test("views/coverage.py", cv_source="upload")
-    assert any(f"{limits.server_upload_mb()} MB" in c.value for c in at.caption)
+    captions = [c.value for c in at.caption if " MB" in c.value]
+    assert len(captions) == 1 and f"{limit_mb} MB" in captions[0] and " MB" not in proto.label, captions
+    assert ("最大" in captions[0]) == (lang == "zh")
