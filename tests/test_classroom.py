@@ -106,6 +106,25 @@ def test_failures_counted_from_many_threads_are_all_counted(store):
         assert conn.execute(schema.attempts.select()).mappings().one()["n"] == n
 
 
+def test_a_remembered_teacher_session_reopens_its_class_until_locked_expired_or_deleted(store):
+    info, _ = classes.create_class(store, "GPU 101")
+    other, _ = classes.create_class(store, "GPU 102")
+    token = classes.open_teacher_session(store, info.id, now=1000.0)
+    assert classes.resume_teacher(store, token, now=1001.0) == info
+    assert classes.resume_teacher(store, token[:-1] + ("0" if token[-1] != "0" else "1"), now=1001.0) is None
+    assert classes.resume_teacher(store, token, now=1000.0 + classes.TEACHER_SESSION_S) is None  # expired
+    with store.engine.connect() as conn:  # only the hash is kept
+        stored = [r.token_hash for r in conn.execute(schema.teacher_sessions.select())]
+    assert token not in stored and codes.resume_hash(token) in stored
+    classes.close_teacher_session(store, token)
+    assert classes.resume_teacher(store, token, now=1001.0) is None  # locked
+    kept = classes.open_teacher_session(store, other.id)
+    gone = classes.open_teacher_session(store, info.id)
+    classes.delete_class(store, info.id)
+    assert classes.resume_teacher(store, gone) is None and classes.resume_teacher(store, kept) == other
+    assert classes.resume_teacher(store, "") is None and classes.resume_teacher(store, "x" * 500) is None
+
+
 def test_class_names_are_validated(store):
     from rocm_bridge.errors import InvalidInput
 

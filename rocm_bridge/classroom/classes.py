@@ -1,6 +1,10 @@
 """Classes: created by a teacher (join code + teacher key, the key kept only as a salted hash), joined by
 learners with the code and a nickname, viewed only with the key, deleted with everything in them.
 
+A teacher who opens a class with the key may keep it open on that device for TEACHER_SESSION_S: a random
+token goes into the browser's cookie and only its hash into the database, so a reload in front of the class
+does not ask for the key again; "Lock" (or the time running out, or deleting the class) ends it.
+
 Everything a class shows is seeded by the class: the chapter quizzes and exams are the same for every student
 (and for the teacher's preview), see `class_seed`.
 """
@@ -8,6 +12,7 @@ Everything a class shows is seeded by the class: the chapter quizzes and exams a
 from __future__ import annotations
 
 import hashlib
+import secrets
 import time
 from dataclasses import dataclass
 
@@ -16,9 +21,10 @@ from sqlalchemy.exc import IntegrityError
 
 from rocm_bridge.classroom import codes, ratelimit
 from rocm_bridge.errors import InvalidInput, RocmBridgeError
-from rocm_bridge.quiz.schema import answers, classes, exams, learners, poll_answers, polls, reads
+from rocm_bridge.quiz.schema import answers, classes, exams, learners, poll_answers, polls, reads, teacher_sessions
 
 NAME_MAX = 60
+TEACHER_SESSION_S = 12 * 3600  # a school day; the cookie lives as long
 
 
 class UnknownClass(RocmBridgeError, LookupError):
@@ -120,6 +126,39 @@ def teacher_login(store, join_code: str, key: str, who: str) -> ClassInfo:
     return _row(r)
 
 
+def open_teacher_session(store, class_id: int, now: float | None = None) -> str:
+    """A new token that reopens this class on one device until it expires (only its hash is stored)."""
+    now = time.time() if now is None else now
+    token = secrets.token_hex(24)  # [0-9a-f]: safe in a cookie as it is
+    with store.engine.begin() as conn:
+        conn.execute(delete(teacher_sessions).where(teacher_sessions.c.expires_at <= now))
+        conn.execute(
+            teacher_sessions.insert().values(
+                token_hash=codes.resume_hash(token), class_id=class_id, expires_at=now + TEACHER_SESSION_S
+            )
+        )
+    return token
+
+
+def resume_teacher(store, token: str, now: float | None = None) -> ClassInfo | None:
+    """The class a live token opens, None when it is unknown, expired, ended or its class is gone."""
+    if not token or len(token) > 64:
+        return None
+    now = time.time() if now is None else now
+    with store.engine.connect() as conn:
+        r = conn.execute(
+            select(classes.c.id, classes.c.join_code, classes.c.name, classes.c.created_at)
+            .join(teacher_sessions, teacher_sessions.c.class_id == classes.c.id)
+            .where(teacher_sessions.c.token_hash == codes.resume_hash(token), teacher_sessions.c.expires_at > now)
+        ).first()
+    return _row(r) if r else None
+
+
+def close_teacher_session(store, token: str) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(delete(teacher_sessions).where(teacher_sessions.c.token_hash == codes.resume_hash(token)))
+
+
 def join_class(store, join_code: str, nickname: str, who: str):
     """(class, learner, resume code) for a student joining with the board's code."""
     info = find_class(store, join_code, who)
@@ -143,6 +182,7 @@ def delete_class(store, class_id: int) -> None:
         poll_ids = select(polls.c.id).where(polls.c.class_id == class_id).scalar_subquery()
         conn.execute(delete(poll_answers).where(poll_answers.c.poll_id.in_(poll_ids)))
         conn.execute(delete(polls).where(polls.c.class_id == class_id))
+        conn.execute(delete(teacher_sessions).where(teacher_sessions.c.class_id == class_id))
         for table in (answers, exams, reads):
             conn.execute(delete(table).where(table.c.learner_id.in_(ids)))
         conn.execute(delete(learners).where(learners.c.class_id == class_id))

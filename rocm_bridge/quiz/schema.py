@@ -1,6 +1,6 @@
 """The database schema (SQLAlchemy Core tables) and its migration, run once under a lock.
 
-Why not Alembic: the schema is nine small tables, the app must create and upgrade it itself on first start
+Why not Alembic: the schema is ten small tables, the app must create and upgrade it itself on first start
 (a teacher runs one command, no migration step), and Alembic alone does not stop two replicas that start at
 the same moment from both creating it (the race of issue 18 item 6). So: SQLAlchemy's own `create_all` plus a
 one-row version table, both inside one transaction that first takes a lock every process agrees on:
@@ -35,7 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 NICK_MAX = 24  # characters (NFKC), what the nickname column holds
 KEY_MAX = 96  # the nickname key column: casefold can triple a character (ΐ -> 3), so 3 * 24 fits
 QID_MAX = 96  # question ids (bank ids are at most 80, generator ids far fewer)
@@ -151,6 +151,14 @@ poll_answers = Table(
     PrimaryKeyConstraint("poll_id", "learner_id"),
 )
 
+teacher_sessions = Table(
+    "rb_teacher_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # sha256 of the token in the teacher's cookie
+    Column("class_id", Integer, ForeignKey("rb_classes.id", ondelete="CASCADE"), nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
 attempts = Table(
     "rb_attempts",
     metadata,
@@ -199,7 +207,8 @@ def _from_v1(conn: Connection) -> None:
             )  # fmt: skip
 
 
-# version -> step that brings a database from version-1 to version (run in order, under the lock)
+# version -> step that brings a database from version-1 to version (run in order, under the lock); version 3
+# only adds rb_teacher_sessions, which create_all makes
 MIGRATIONS: dict[int, Any] = {2: _from_v1}
 
 

@@ -2,7 +2,9 @@
 teacher key, watches results, runs live polls and previews the class's quizzes.
 
 Nothing here shows a learner's data without the teacher key of that class (checked by
-rocm_bridge.classroom.classes.teacher_login, rate-limited); the key lives only in the teacher's session.
+rocm_bridge.classroom.classes.teacher_login, rate-limited); the key lives only in the teacher's session. A
+teacher may keep the class open on the device ("remember"): a token in the `rb_teacher` cookie, its hash in the
+database, ended by Lock or after classes.TEACHER_SESSION_S.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from rocm_bridge.ui import quiz_widgets as qw
 
 TEACHER = "cr_teacher"  # ClassInfo the teacher opened with the key (this session only)
 NEW_CLASS = "cr_new_class"  # (ClassInfo, teacher key) just created: shown once
+TOKEN = "cr_teacher_token"  # this device's teacher-session token, when the teacher chose to be remembered
+TEACHER_COOKIE = "rb_teacher"
 POLL_EVERY_S = 1.0  # with the 0.5 s poll cache: a new poll shows within ~1.5 s
 
 
@@ -114,15 +118,60 @@ def _poll_fragment() -> None:
 # --- teachers ---------------------------------------------------------------------------------------------
 
 
+def _resume_teacher() -> classes.ClassInfo | None:
+    """The class this device's cookie keeps open (tried once per session), else None."""
+    token = st.context.cookies.get(TEACHER_COOKIE)
+    if not token or st.session_state.get(TOKEN) == "":
+        return None
+    try:
+        info = classes.resume_teacher(store.get_store(), str(token))
+    except Exception as exc:  # noqa: BLE001 - the database is away: the form stays, nothing is forgotten
+        _outage(exc)
+        return None
+    if info is None:
+        st.session_state[TOKEN] = ""  # expired or locked elsewhere: ask for the key, forget the cookie
+        learner_mod.set_cookie(TEACHER_COOKIE, "", 0)
+        return None
+    st.session_state[TOKEN], st.session_state[TEACHER] = str(token), info
+    return info
+
+
+def _open_class(info: classes.ClassInfo, remember: bool) -> None:
+    st.session_state[TEACHER] = info
+    if remember:
+        token = classes.open_teacher_session(store.get_store(), info.id)
+        st.session_state[TOKEN] = token
+        learner_mod.set_cookie(TEACHER_COOKIE, token, classes.TEACHER_SESSION_S)
+
+
+def _lock() -> None:
+    token = st.session_state.pop(TOKEN, None)
+    st.session_state.pop(TEACHER, None)
+    st.session_state[TOKEN] = ""  # do not reopen from a cookie the browser may still send on this run
+    if token:
+        learner_mod.set_cookie(TEACHER_COOKIE, "", 0)
+        try:
+            classes.close_teacher_session(store.get_store(), token)
+        except Exception as exc:  # noqa: BLE001 - locked here anyway; the token expires on its own
+            _outage(exc)
+
+
+def _remember_box(key: str) -> bool:
+    hours = classes.TEACHER_SESSION_S // 3600
+    return st.checkbox(tr("classroom.teacher.remember", hours=hours), key=key,
+                       help=tr("classroom.teacher.remember_help", hours=hours))
+
+
 def teacher_panel() -> None:
-    info = st.session_state.get(TEACHER)
+    learner_mod.emit_cookies()  # the teacher cookie set or cleared on the run before
+    info = st.session_state.get(TEACHER) or _resume_teacher()
     if info is None:
         _create_or_open()
         return
     top = st.columns([4, 1])
     top[0].subheader(tr("classroom.teacher.class_title", name=md_escape(info.name), code=info.join_code))
     if top[1].button(tr("classroom.teacher.lock"), key="cr_lock", icon=":material/lock:"):
-        st.session_state.pop(TEACHER, None)
+        _lock()
         st.rerun()
     lg = lang()
     view = st.segmented_control(
@@ -147,9 +196,13 @@ def _create_or_open() -> None:
             st.code(info.join_code, language=None)
             st.markdown(tr("classroom.teacher.key_once"))
             st.code(key, language=None)
+            remember = _remember_box("cr_remember_new")
             if st.button(tr("classroom.teacher.key_kept"), key="cr_key_kept", type="primary"):
                 st.session_state.pop(NEW_CLASS, None)
-                st.session_state[TEACHER] = info
+                try:
+                    _open_class(info, remember)
+                except Exception as exc:  # noqa: BLE001
+                    _outage(exc)
                 st.rerun()
         return
     left, right = st.columns(2)
@@ -157,6 +210,7 @@ def _create_or_open() -> None:
         st.markdown(f"**{tr('classroom.teacher.open')}**")
         code = st.text_input(tr("classroom.join_code"), max_chars=12, key="cr_open_code")
         key = st.text_input(tr("classroom.teacher.key"), type="password", max_chars=200, key="cr_open_key")
+        remember = _remember_box("cr_remember")
         opened = st.form_submit_button(tr("classroom.teacher.open_go"), type="primary")
     with right.form("cr_create_form"):
         st.markdown(f"**{tr('classroom.teacher.create')}**")
@@ -165,7 +219,7 @@ def _create_or_open() -> None:
     try:
         if opened:
             db = store.get_store()
-            st.session_state[TEACHER] = classes.teacher_login(db, code, key, learner_mod.client_address())
+            _open_class(classes.teacher_login(db, code, key, learner_mod.client_address()), remember)
             st.rerun()
         if created_now:
             db = store.get_store()

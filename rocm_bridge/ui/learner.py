@@ -101,32 +101,36 @@ def identify() -> store.Learner | None:
             st.session_state[TRIED] = True
         if from_link:
             st.query_params.pop("me", None)
-    _emit_cookie()
+    emit_cookies()
     flush()
     return current()
 
 
-COOKIE_PENDING = "qz_cookie"  # the cookie to write on the next complete run (a rerun would drop the script)
+COOKIE_PENDING = "qz_cookie"  # {name: value} to write on the next complete run (a rerun would drop the script)
+
+
+def set_cookie(name: str, value: str, max_age_s: int) -> None:
+    """Write (value) or clear ("") a cookie of this site on this run; values keep [A-Za-z0-9-] only."""
+    clean = "".join(ch for ch in value if ch.isascii() and (ch.isalnum() or ch == "-"))[:64]
+    st.session_state.setdefault(COOKIE_PENDING, {})[name] = (clean, max_age_s if clean else 0)
 
 
 def write_cookie(code: str) -> None:
-    st.session_state[COOKIE_PENDING] = "".join(ch for ch in code if ch.isalnum() or ch == "-")[:40]  # [A-Z0-9-]
+    set_cookie(COOKIE, code[:40], COOKIE_DAYS * 86400)
 
 
 def forget_cookie() -> None:
-    st.session_state[COOKIE_PENDING] = ""
+    set_cookie(COOKIE, "", 0)
 
 
-def _emit_cookie() -> None:
-    """Our own script, our own value ([A-Z0-9-] only): sets or clears the rb_me cookie for this site."""
-    value = st.session_state.pop(COOKIE_PENDING, None)
-    if value is None:
+def emit_cookies() -> None:
+    """Our own script, our own names and values ([A-Za-z0-9-] only): sets or clears the pending cookies."""
+    pending = st.session_state.pop(COOKIE_PENDING, None)
+    if not pending:
         return
-    age = COOKIE_DAYS * 86400 if value else 0
-    st.html(
-        f"<script>document.cookie='{COOKIE}={value}; Path=/; Max-Age={age}; SameSite=Lax';</script>",
-        unsafe_allow_javascript=True,
-    )
+    lines = "".join(f"document.cookie='{name}={value}; Path=/; Max-Age={age}; SameSite=Lax';"
+                    for name, (value, age) in pending.items())
+    st.html(f"<script>{lines}</script>", unsafe_allow_javascript=True)
 
 
 def leave() -> None:

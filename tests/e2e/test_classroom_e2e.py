@@ -55,9 +55,13 @@ def test_classroom_flow(app_server, browser):
         wait_for_app(teacher)
         join_code, key = _codes(teacher)[:2]
         assert len(join_code) == 6 and len(key) == 32
+        teacher.get_by_text(_t("classroom.teacher.remember", hours=12)).click()  # keep it open on this device
         teacher.get_by_role("button", name=_t("classroom.teacher.key_kept")).click()
         teacher.wait_for_selector(f"text={_t('classroom.teacher.empty', code=join_code)}", timeout=20_000)
         assert key not in teacher.content()
+        teacher.wait_for_function("() => document.cookie.includes('rb_teacher=')", timeout=20_000)
+        _open(teacher, f"{app_server}/classroom?lang=en&cr_tab=teacher")  # a reload in front of the class
+        teacher.wait_for_selector(f"text={_t('classroom.teacher.empty', code=join_code)}", timeout=20_000)
 
         # two students join from two browsers
         _join(ana, app_server, "Ana", join_code)
@@ -69,11 +73,10 @@ def test_classroom_flow(app_server, browser):
         wait_for_app(teacher)
         opened = time.monotonic()  # from the teacher's click (the write included) to both students seeing it
         teacher.get_by_role("button", name=_t("classroom.poll.open")).click()
-        for student in (ana, bo):
-            student.wait_for_selector(f"text={_t('classroom.poll.title')}", timeout=5_000)
-        reached_s = time.monotonic() - opened
-        print(f"live poll reached both students {reached_s:.2f} s after the teacher clicked 'open'")
-        assert reached_s <= 2.0, f"the poll took {reached_s:.1f} s to reach the students"
+        for student in (ana, bo):  # no reload, no click: the students' poll fragment finds it on its own
+            student.wait_for_selector(f"text={_t('classroom.poll.title')}", timeout=10_000)
+        # how fast is measured by bench/classroom.py (timings stay out of tests); printed here for the log
+        print(f"live poll reached both students {time.monotonic() - opened:.2f} s after the teacher clicked 'open'")
         q = _first_poll_question()
         prompt = q.t("prompt", "en")
         teacher.get_by_text(prompt).wait_for(timeout=20_000)
@@ -100,7 +103,7 @@ def test_classroom_flow(app_server, browser):
         _open(visitor, f"{app_server}/classroom?lang=en&cr_tab=teacher")
         visitor.get_by_label(_t("classroom.join_code"), exact=True).fill(join_code)
         visitor.get_by_label(_t("classroom.teacher.key")).fill("not-the-key-" + "x" * 20)
-        visitor.get_by_role("button", name=_t("classroom.teacher.open_go")).click()
+        visitor.get_by_role("button", name=_t("classroom.teacher.open_go"), exact=True).click()
         visitor.wait_for_selector(f"text={_t('classroom.errors.wrong_key')}", timeout=20_000)
         assert visitor.locator('[data-testid="stDataFrame"]').count() == 0
         _open(visitor, f"{app_server}/progress?lang=en")
@@ -127,6 +130,13 @@ def test_classroom_flow(app_server, browser):
         ana.get_by_role("button", name=_t("quiz.exam.submit")).click()
         ana.wait_for_selector(f"text={_t('classroom.exam_submit_anyway')}", timeout=20_000)
         screenshot(ana, "classroom-exam-confirm-en")
+        # Lock ends the remembered session: a reload asks for the key again
+        _open(teacher, f"{app_server}/classroom?lang=en&cr_tab=teacher")
+        teacher.get_by_role("button", name=_t("classroom.teacher.lock")).click()
+        teacher.get_by_label(_t("classroom.teacher.key")).wait_for(timeout=20_000)
+        teacher.wait_for_function("() => !document.cookie.includes('rb_teacher=')", timeout=20_000)
+        _open(teacher, f"{app_server}/classroom?lang=en&cr_tab=teacher")
+        teacher.get_by_label(_t("classroom.teacher.key")).wait_for(timeout=20_000)
         for page in (teacher, ana, bo, visitor):
             assert page.locator(EXCEPTION).count() == 0
     finally:
