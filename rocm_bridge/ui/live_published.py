@@ -12,7 +12,7 @@ import streamlit as st
 from rocm_bridge import i18n, style
 from rocm_bridge.live import BACKEND_LABELS
 from rocm_bridge.live import published as pub
-from rocm_bridge.text import md_escape
+from rocm_bridge.text import md_escape, source_link
 from rocm_bridge.ui import lang, tr
 from rocm_bridge.ui.charts import house_figure, show_chart
 
@@ -24,15 +24,25 @@ def _size(size: str, lang_code: str) -> str:
     return size.replace("x", "×") if size else i18n.t("live.pub.size_unknown", lang_code)
 
 
+def _short_gpu(name: str) -> str:
+    """'Instinct MI300X' -> 'MI300X', 'NVIDIA H200' -> 'H200': the chart is narrow on a page."""
+    return name.removeprefix("AMD ").removeprefix("NVIDIA ").removeprefix("Instinct ")
+
+
 def bar_label(bar: pub.Bar, lang_code: str) -> str:
-    """Two lines: which chip, figure and size; then who measured it (here, or published by whom and when)."""
-    gpu = bar.gpu + (i18n.t("live.pub.one_gcd", lang_code) if bar.scope == "1 GCD" else "")
+    """Two lines: which chip and which figure; then who measured it (here, or published by whom and when)."""
+    gpu = _short_gpu(bar.gpu) + (i18n.t("live.pub.one_gcd", lang_code) if bar.scope == "1 GCD" else "")
     kind = i18n.t(f"live.pub.kind.{_KIND_KEYS[bar.kind]}", lang_code)
     if bar.origin == "published":
         who = i18n.t("live.pub.published_by", lang_code, who=bar.publisher, date=bar.date)
     else:
         who = i18n.t(f"live.pub.ours_{bar.origin}", lang_code)
-    return f"{gpu} · {kind} · {_size(bar.size, lang_code)}<br>{who}"
+    return f"{gpu} · {kind}<br>{who}"
+
+
+def hover_text(bar: pub.Bar, lang_code: str) -> str:
+    size = i18n.t("live.pub.size", lang_code, size=_size(bar.size, lang_code))
+    return f"{bar.gpu} · {size}<br>{bar.tflops:.1f} TFLOP/s · {ratio_text(bar, lang_code)}"
 
 
 def ratio_text(bar: pub.Bar, lang_code: str) -> str:
@@ -46,7 +56,8 @@ def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str) -> go.Figure:
     """Horizontal bars (own figures, then published ones) with the datasheet peaks as markers. Cached per input
     and language: building Plotly objects costs more than the rest of a rerun."""
     labels = [bar_label(b, lang_code) for b in bars]
-    texts = [f"{b.tflops:.0f} TFLOP/s · {ratio_text(b, lang_code)}" for b in bars]
+    texts = [f"{b.tflops:.0f} TFLOP/s<br>{ratio_text(b, lang_code)}" for b in bars]
+    hovers = [hover_text(b, lang_code) for b in bars]
     traces = []
     groups = (
         ("recorded", style.VENDOR_COLORS["RECORDED"]),
@@ -65,7 +76,8 @@ def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str) -> go.Figure:
                 orientation="h",
                 name=i18n.t(name_key, lang_code),
                 marker_color=color,
-                hovertext=[texts[i] for i in idx],
+                hovertext=[hovers[i] for i in idx],
+                hoverinfo="text",
             )
         )
     with_peak = [i for i, b in enumerate(bars) if b.peak_tflops]
@@ -80,7 +92,7 @@ def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str) -> go.Figure:
     )
     # The figure and its share of the peak in a column right of the plot, where no bar or marker covers them.
     notes = [
-        {"xref": "paper", "x": 1.01, "xanchor": "left", "yref": "y", "y": label, "text": text, "showarrow": False}
+        {"xref": "paper", "x": 1.01, "xanchor": "left", "yref": "y", "y": label, "text": text, "showarrow": False, "align": "left"}
         for label, text in zip(labels, texts, strict=True)
     ]
     most = max([b.tflops for b in bars] + [b.peak_tflops or 0 for b in bars])
@@ -89,11 +101,21 @@ def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str) -> go.Figure:
         title=i18n.t("live.chart.published", lang_code, dtype=dtype),
         x_title=i18n.t("live.axis.tflops", lang_code),
         height=max(style.CHART_HEIGHT, 120 + 52 * len(bars)),
-        margin={"r": 220},
+        margin={"r": 120},
         annotations=notes,
         xaxis={"range": [0, most * 1.05]},
         yaxis={"autorange": "reversed", "automargin": True, "categoryorder": "array", "categoryarray": labels},
     )
+
+
+def _distinct_sources(bars: list[pub.Bar]) -> list[str]:
+    """Each published source once, even where two rows cite the same page in different words."""
+    out: dict[str, str] = {}
+    for b in bars:
+        for part in filter(None, b.source.split(" | ")):
+            label, url = source_link(part)
+            out.setdefault(url or label, part)
+    return list(out.values())
 
 
 def _table(bars: list[pub.Bar], doc: dict) -> list[dict]:
@@ -105,6 +127,7 @@ def _table(bars: list[pub.Bar], doc: dict) -> list[dict]:
         rows.append(
             {
                 tr("live.pub.col.figure"): bar_label(b, lang()).replace("<br>", " — "),
+                tr("live.pub.col.size"): _size(b.size, lang()),
                 tr("live.res.col.tflops"): round(b.tflops, 1),
                 tr("live.res.col.pct_peak"): "-" if b.ratio is None else f"{100 * b.ratio:.0f}",
                 tr("live.pub.col.peak"): "-" if b.peak_tflops is None else f"{b.peak_tflops:g}",
@@ -128,7 +151,7 @@ def show_published(doc: dict, src: str) -> None:
         key=f"lv_pub_{doc.get('file', 'live')}",
     )
     bars = pub.comparison(doc, dtype)
-    sources = [src, *dict.fromkeys(b.source for b in bars if b.source), SPEC_SOURCE]
+    sources = [src, *_distinct_sources(bars), SPEC_SOURCE]
     show_chart(figure(tuple(bars), dtype, lang()), sources, key=f"lv_pub_chart_{doc.get('file', 'live')}")
     st.caption(tr("live.pub.ratio_note"))
     st.dataframe(_table(bars, doc), hide_index=True)

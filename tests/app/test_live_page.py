@@ -137,7 +137,8 @@ def test_recorded_h200_sits_beside_published_amd_figures(app_test, lang):
     # every bar says who measured it: here (recorded), or published by whom and when
     assert all(i18n.t("live.pub.ours_recorded", lang) in y for y in ours["y"])
     for y, p in zip(theirs["y"], pub.for_dtype("bf16"), strict=True):
-        assert i18n.t("live.pub.published_by", lang, who=p.publisher, date=p.date) in y and p.gpu in y
+        assert i18n.t("live.pub.published_by", lang, who=p.publisher, date=p.date) in y
+        assert p.gpu.removeprefix("Instinct ") in y
     # the datasheet peaks are marks on the chart, and measured / peak is written beside each bar
     peaks = ps.decode(ps.trace(fig, i18n.t("live.pub.legend_peak", lang))["x"])
     assert 989.4 in peaks and 1307.4 in peaks and pytest.approx(191.5) in peaks
@@ -163,7 +164,7 @@ def test_published_figures_follow_the_chosen_dtype(app_test):
     at.selectbox(key=key).set_value("fp32").run()
     assert not at.exception
     theirs = ps.trace(_published_chart(at, "en", "fp32"), "published (not measured here)")
-    assert all("Instinct MI210" in y and "published by AMD" in y for y in theirs["y"])
+    assert all("MI210" in y and "published by AMD" in y for y in theirs["y"])
     assert ps.decode(theirs["x"]) == pytest.approx([30.1, 34.6, 32.3, 37.9])
 
 
