@@ -17,6 +17,9 @@ from rocm_bridge.ui import lang, tr
 from rocm_bridge.ui.charts import house_figure, show_chart
 
 SPEC_SOURCE = "data/gpu_specs.csv (datasheet peaks)"
+# Two-line bar labels in a fixed size: presenter mode caps a chart at 80 % of the screen height, and larger
+# theme fonts would make nine two-line labels overlap there.
+LABEL_PX = 12
 _KIND_KEYS = {"sustained": "sustained", "burst": "burst", "max-achievable": "max_achievable"}
 
 
@@ -92,7 +95,8 @@ def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str) -> go.Figure:
     )
     # The figure and its share of the peak in a column right of the plot, where no bar or marker covers them.
     notes = [
-        {"xref": "paper", "x": 1.01, "xanchor": "left", "yref": "y", "y": label, "text": text, "showarrow": False, "align": "left"}
+        {"xref": "paper", "x": 1.01, "xanchor": "left", "yref": "y", "y": label, "text": text, "showarrow": False, "align": "left",
+         "font": {"size": LABEL_PX}}
         for label, text in zip(labels, texts, strict=True)
     ]
     most = max([b.tflops for b in bars] + [b.peak_tflops or 0 for b in bars])
@@ -104,7 +108,13 @@ def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str) -> go.Figure:
         margin={"r": 120},
         annotations=notes,
         xaxis={"range": [0, most * 1.05]},
-        yaxis={"autorange": "reversed", "automargin": True, "categoryorder": "array", "categoryarray": labels},
+        yaxis={
+            "autorange": "reversed",
+            "automargin": True,
+            "categoryorder": "array",
+            "categoryarray": labels,
+            "tickfont": {"size": LABEL_PX},
+        },
     )
 
 
