@@ -16,6 +16,7 @@ from rocm_bridge.live.suite import BENCHMARKS, SuiteOptions, run_suite
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
+from rocm_bridge.ui.live_published import show_published
 
 RESULT_KEY = "lv_result"
 CHECK_KEY = "lv_check"
@@ -259,6 +260,7 @@ def _show_matmul(res: dict, doc: dict, src: str) -> None:
     house_layout(fig, title=tr("live.chart.matmul"), x_title=tr("live.axis.n"), y_title=tr("live.axis.tflops"))
     sources = [src] + (["data/gpu_specs.csv (datasheet peaks)"] if doc.get("spec") else [])
     show_chart(fig, sources, key=f"lv_mm_{doc.get('file', 'live')}")
+    show_published(doc, src)
 
 
 def _show_h2d(res: dict, doc: dict, src: str) -> None:

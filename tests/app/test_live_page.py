@@ -115,3 +115,73 @@ def test_every_install_command_names_a_real_package_and_a_source():
             assert h.command.startswith("pip install") and h.source and h.as_of
             # the package named is the framework's own (tensorflow-*, torch, jax), never a guess
             assert {"tensorflow": "tensorflow", "torch": "torch", "jax": "jax"}[name] in h.command
+
+
+def _published_chart(at, lang, dtype="bf16"):
+    return ps.by_title(at, i18n.t("live.chart.published", lang, dtype=dtype))
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_recorded_h200_sits_beside_published_amd_figures(app_test, lang):
+    from rocm_bridge.live import published as pub
+
+    at = app_test(PAGE, lang, lv_mode="recorded")
+    assert not at.exception
+    doc = recorded_results()[at.selectbox(key="lv_rec").value]
+    fig = _published_chart(at, lang)
+    ours = ps.trace(fig, i18n.t("live.pub.ours_recorded", lang))
+    theirs = ps.trace(fig, i18n.t("live.pub.legend_published", lang))
+    bars = pub.comparison(doc, "bf16")
+    assert ps.decode(ours["x"]) == pytest.approx([b.tflops for b in bars if b.origin == "recorded"])
+    assert ps.decode(theirs["x"]) == pytest.approx([p.tflops for p in pub.for_dtype("bf16")])
+    # every bar says who measured it: here (recorded), or published by whom and when
+    assert all(i18n.t("live.pub.ours_recorded", lang) in y for y in ours["y"])
+    for y, p in zip(theirs["y"], pub.for_dtype("bf16"), strict=True):
+        assert i18n.t("live.pub.published_by", lang, who=p.publisher, date=p.date) in y
+        assert p.gpu.removeprefix("Instinct ") in y
+    # the datasheet peaks are marks on the chart, and measured / peak is written beside each bar
+    peaks = ps.decode(ps.trace(fig, i18n.t("live.pub.legend_peak", lang))["x"])
+    assert 989.4 in peaks and 1307.4 in peaks and pytest.approx(191.5) in peaks
+    notes = [a["text"] for a in fig["layout"]["annotations"]]
+    mi300x = next(b for b in bars if b.row_id == "amd-maf-mi300x-bf16")
+    assert any(i18n.t("live.pub.pct_of_peak", lang, pct=f"{100 * mi300x.ratio:.0f}") in n for n in notes)
+    assert any(i18n.t("live.pub.no_peak", lang) in n for n in notes)  # MI325X BF16: no peak in the table
+    assert fig["layout"]["xaxis"]["title"]["text"] == i18n.t("live.axis.tflops", lang)
+    # its source line names the recorded run, the published sources and the datasheet table
+    source = next(c.value for c in at.caption if "rocm.blogs.amd.com" in c.value)
+    assert "ml-engineering" in source and "gpu\\_specs.csv" in source
+    assert "H200" in source
+    texts = _texts(at)
+    assert i18n.t("live.pub.why", lang).splitlines()[0] in texts
+    assert i18n.t("live.pub.ratio_note", lang) in texts
+    assert i18n.t("live.pub.quotes", lang) in [e.label for e in at.expander]
+
+
+def test_published_figures_follow_the_chosen_dtype(app_test):
+    at = app_test(PAGE, "en", lv_mode="recorded")
+    key = f"lv_pub_{recorded_results()[at.selectbox(key='lv_rec').value]['file']}"
+    assert at.selectbox(key=key).options == ["fp32", "fp16", "bf16"]
+    at.selectbox(key=key).set_value("fp32").run()
+    assert not at.exception
+    theirs = ps.trace(_published_chart(at, "en", "fp32"), "published (not measured here)")
+    assert all("MI210" in y and "published by AMD" in y for y in theirs["y"])
+    assert ps.decode(theirs["x"]) == pytest.approx([30.1, 34.6, 32.3, 37.9])
+
+
+def test_your_machine_is_labelled_as_measured_here(app_test, monkeypatch):
+    import rocm_bridge.live as live
+    from rocm_bridge.ui.live_view import RESULT_KEY
+
+    monkeypatch.setattr(live, "is_installed", lambda name: name == "tensorflow")  # live mode without a real run
+    doc = recorded_results()[0]
+    doc["source"] = "measured"  # as if this machine were the GPU that made the document
+    at = app_test()
+    at.session_state[RESULT_KEY] = doc
+    at.query_params["lv_mode"] = "live"
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception
+    fig = _published_chart(at, "en")
+    ours = ps.trace(fig, "measured here (this machine)")
+    assert ours["y"] and all("measured here (this machine)" in y for y in ours["y"])
+    assert not any(t.get("name") == "measured here (recorded)" for t in fig["data"])
