@@ -479,10 +479,12 @@ def api_counts() -> tuple[ApiCount, ...]:
                 api_group=group,
                 cuda_library=cuda_lib,
                 hip_library=hip_lib,
-                roc_library=roc_lib if group in roc else None,
+                # ROC counts for the groups with a ROCm library target only: the runtime types' few ROC names
+                # (cudaStream_t -> miopenAcceleratorQueue_t) are MIOpen's, not a runtime target
+                roc_library=roc_lib if group in roc and roc_lib else None,
                 cuda_names=len(names[group]),
                 with_hip=len(hip.get(group, ())),
-                with_roc=len(roc[group]) if group in roc else None,
+                with_roc=len(roc[group]) if group in roc and roc_lib else None,
             )
         )
     return tuple(out)

@@ -49,8 +49,20 @@ def test_every_rule_names_a_call_the_table_knows_and_a_known_operation():
         assert name in names, name
         for rule in rules:
             assert rule.target in ("hip", "roc", "miopen")
-            assert all(op in ("wrap", "insert", "replace", "remove", "copy") for op, _i, _v in rule.ops)
+            assert all(op in ("wrap", "insert", "replace", "remove", "copy", "datatype") for op, _i, _v in rule.ops)
     assert pick("cudaLaunchKernel", "hip", 6) is not None and pick("cudaLaunchKernel", "roc", 6) is None
+
+
+def test_rocsparse_generic_calls_take_rocsparse_data_types_under_roc():
+    """CUDA_R_32F's --roc name is rocBLAS's (HIPIFY's BLAS map); inside a rocSPARSE call it must be rocSPARSE's."""
+    src = ("void f(cusparseDnVecDescr_t* v, float* x, cudaDataType t) {\n"
+           "  cusparseCreateDnVec(v, 8, x, CUDA_R_64F);\n  cusparseCreateDnVec(v, 8, x, t);\n"
+           "  cudaDataType u = CUDA_R_32F;\n}\n")
+    out = translate(src, Options(roc=True)).output.splitlines()
+    assert out[1] == "  rocsparse_create_dnvec_descr(v, 8, x, rocsparse_datatype_f64_r);"
+    assert out[2] == "  rocsparse_create_dnvec_descr(v, 8, x, t);"  # a variable keeps its (rocBLAS) type
+    assert out[3] == "  rocblas_datatype u = rocblas_datatype_f32_r;"  # outside a rocSPARSE call: the table's name
+    assert translate(src).output.splitlines()[1] == "  hipsparseCreateDnVec(v, 8, x, HIP_R_64F);"
 
 
 def test_b2d_callback_removal_is_reported_at_the_call():

@@ -10,6 +10,8 @@ FuncArgCasts, read at ROCm/HIPIFY f0621efc, 2026-12-01):
     ("replace", i, "rocsparse_solve_policy_auto")  argument i is replaced by a constant
     ("remove", i, "")                              argument i is dropped
     ("copy", i, "j")                               argument i is copied before argument j
+    ("datatype", i, "rocsparse")                   argument i, when it is a rocBLAS data type constant (the table's
+                                                   --roc name of CUDA_R_32F ...), becomes rocSPARSE's own constant
 
 Targets: "hip" (the call was mapped to a HIP library: hipSPARSE, the HIP runtime ...), "roc" (mapped to a
 ROCm library under --roc: rocSPARSE ...), "miopen" (cuDNN mapped to MIOpen under --miopen). `arity` is the CUDA argument count a rule was written for; a call
@@ -21,7 +23,16 @@ Where HIPIFY has no rule but HIP 5.x does not compile the translated call, we ad
   cast as AMD's own samples do (hip_runtime_api.h, ROCm 5.2: hipFuncSetAttribute, hipFuncGetAttributes,
   hipLaunchKernel have no template overload);
 - cuOccupancyMaxPotentialBlockSize[WithFlags]: HIP has no CUoccupancyB2DSize parameter (HIPIFY removes it too,
-  with a data-loss warning).
+  with a data-loss warning);
+- the cudaDataType argument of the rocSPARSE generic API (descriptor creation, SpVV, SpMV, SpMM, SpSV, SpSM, SDDMM):
+  HIPIFY's table gives CUDA_R_32F ... the rocBLAS names (they live in its BLAS map), but rocSPARSE takes its own
+  rocsparse_datatype (rocsparse-types.h: rocsparse_datatype_f32_r ...); HIPIFY leaves this open (the TODO "#899
+  There should be rocsparse_datatype instead of hipDataType" in its test cusparse2rocsparse.cu, which runs with
+  --use-hip-data-types). A literal constant is rewritten; a cudaDataType variable keeps the table's rocBLAS type,
+  which rocSPARSE rejects.
+
+Constants a rule inserts that a ROCm release added later than the API itself are dated in the table below the
+rules' helpers (checked with the real compiler: tests/test_hipify_compile.py).
 """
 
 from __future__ import annotations
@@ -32,6 +43,16 @@ _VOID_CAST = "reinterpret_cast<const void*>"
 _SIZE_T_CAST = "reinterpret_cast<size_t*>"
 _SOLVE = "rocsparse_solve_policy_auto"
 _FORCE = "rocsparse_analysis_policy_force"
+# rocBLAS data type constant (the table's --roc name of CUDA_R_32F ...) -> rocSPARSE's (rocsparse-types.h, 5.3.0)
+SPARSE_DATATYPES = {f"rocblas_datatype_{t}": f"rocsparse_datatype_{t}" for t in ("f32_r", "f64_r", "f32_c", "f64_c")}
+# constants inserted by the rules below -> (the ROCm release that added them, API group, source)
+_SPMV_STAGE = ("5.4.0", "sparse", "rocSPARSE 2.4 (ROCm 5.4) added rocsparse_spmv_ex with a stage argument and 3.0 "
+               "(ROCm 6.0) gave rocsparse_spmv that signature (HIPIFY's version map: rocsparse_spmv changed 6.0.0); "
+               "rocSPARSE 5.3.0's rocsparse-types.h has no rocsparse_spmv_stage")
+ARG_CONSTANT_SINCE: dict[str, tuple[str, str, str]] = {
+    "rocsparse_spmv_stage_buffer_size": _SPMV_STAGE,
+    "rocsparse_spmv_stage_compute": _SPMV_STAGE,
+}
 
 
 class Rule:
@@ -51,6 +72,10 @@ class Rule:
 
 def _wrap(i: int) -> tuple[str, int, str]:
     return ("wrap", i, _VOID_CAST)
+
+
+def _dt(i: int) -> tuple[str, int, str]:
+    return ("datatype", i, "rocsparse")
 
 
 RULES: dict[str, tuple[Rule, ...]] = {
@@ -86,7 +111,7 @@ RULES: dict[str, tuple[Rule, ...]] = {
     # cuSPARSE generic API -> hipSPARSE: the external buffer argument
     "cusparseSpSM_solve": (Rule("hip", None, (("insert", 10, "nullptr"),)),
                            Rule("roc", None, (("replace", 9, "rocsparse_spsm_stage_compute"), ("insert", 10, "nullptr"),
-                                              ("insert", 11, "nullptr")))),
+                                              ("insert", 11, "nullptr"), _dt(7)))),
     # cuSPARSE -> rocSPARSE (--roc), non-typed calls
     "cusparseCsr2cscEx2_bufferSize": (Rule("roc", None, tuple(("remove", i, "") for i in (4, 7, 8, 9, 10, 12, 13))),),
     "cusparseSparseToDense": (Rule("roc", None, (("insert", 4, "nullptr"),)),),
@@ -94,19 +119,26 @@ RULES: dict[str, tuple[Rule, ...]] = {
     "cusparseDenseToSparse_bufferSize": (Rule("roc", None, (("insert", 5, "nullptr"),)),),
     "cusparseDenseToSparse_analysis": (Rule("roc", None, (("insert", 4, "nullptr"),)),),
     "cusparseSpMM_bufferSize": (Rule("roc", None, (("insert", 10, "rocsparse_spmm_stage_compute"),
-                                                   ("insert", 12, "nullptr"))),),
+                                                   ("insert", 12, "nullptr"), _dt(8))),),
     "cusparseSpSM_analysis": (Rule("roc", None, (("replace", 9, "rocsparse_spsm_stage_compute"),
-                                                 ("insert", 10, "nullptr"))),),
+                                                 ("insert", 10, "nullptr"), _dt(7))),),
     "cusparseXcsrgeam2Nnz": (Rule("roc", None, (("remove", 14, ""),)),),
-    "cusparseSpMM": (Rule("roc", None, (("insert", 10, "rocsparse_spmm_stage_compute, nullptr"),)),),
-    "cusparseSpVV_bufferSize": (Rule("roc", None, (("insert", 7, "nullptr"),)),),
-    "cusparseSpVV": (Rule("roc", None, (("insert", 6, "nullptr"),)),),
+    "cusparseSpMM": (Rule("roc", None, (("insert", 10, "rocsparse_spmm_stage_compute, nullptr"), _dt(8))),),
+    "cusparseSpVV_bufferSize": (Rule("roc", None, (("insert", 7, "nullptr"), _dt(5))),),
+    "cusparseSpVV": (Rule("roc", None, (("insert", 6, "nullptr"), _dt(5))),),
     "cusparseSpMV_bufferSize": (Rule("roc", None, (("insert", 9, "rocsparse_spmv_stage_buffer_size"),
-                                                   ("insert", 11, "nullptr"))),),
-    "cusparseSpMV": (Rule("roc", None, (("insert", 9, "rocsparse_spmv_stage_compute"),)),),
-    "cusparseSpMM_preprocess": (Rule("roc", None, (("insert", 10, "rocsparse_spmm_stage_preprocess, nullptr"),)),),
+                                                   ("insert", 11, "nullptr"), _dt(7))),),
+    "cusparseSpMV": (Rule("roc", None, (("insert", 9, "rocsparse_spmv_stage_compute"), _dt(7))),),
+    "cusparseSpMM_preprocess": (Rule("roc", None, (("insert", 10, "rocsparse_spmm_stage_preprocess, nullptr"),
+                                                   _dt(8))),),
     "cusparseSpSV_bufferSize": (Rule("roc", None, (("replace", 8, "rocsparse_spsv_stage_buffer_size"),
-                                                   ("insert", 10, "nullptr"))),),
+                                                   ("insert", 10, "nullptr"), _dt(6))),),
+    # cudaDataType arguments only (the argument lists are those of rocSPARSE 5.3.0's rocsparse-auxiliary.h and
+    # rocsparse-functions.h: rocsparse_create_csr_descr ... rocsparse_sddmm)
+    **{f"cusparseCreate{c}{m}": (Rule("roc", None, (_dt(i),)),)
+       for c in ("", "Const") for m, i in (("SpVec", 7), ("Coo", 9), ("Csr", 10), ("Csc", 10), ("DnVec", 3),
+                                          ("DnMat", 5))},
+    **{f"cusparseSDDMM{s}": (Rule("roc", None, (_dt(8),)),) for s in ("", "_bufferSize", "_preprocess")},
 }
 
 # cuSPARSE -> rocSPARSE (--roc), one rule for the S, D, C and Z variant of each call: solve / analysis policies,
@@ -188,6 +220,10 @@ def rewrite(args: list[str], seps: list[str], rule: Rule) -> str:
                 replaced[i] = value
         elif op == "remove":
             removed.add(i)
+        elif op == "datatype" and i < n:
+            arg = replaced.get(i, args[i])
+            if arg.strip() in SPARSE_DATATYPES:
+                replaced[i] = arg.replace(arg.strip(), SPARSE_DATATYPES[arg.strip()])
         elif op == "wrap" and i < n and needs_wrap(args[i], value):
             replaced[i] = f"{value}({replaced.get(i, args[i])})"
     items: list[tuple[str, str | None]] = []  # (text, separator before it in the source, None = new)

@@ -59,7 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no per-line warnings (unconverted, deprecated, lint)")
     parser.add_argument("--roc", "-roc", action="store_true",
                         help="rocBLAS / rocSPARSE / rocSOLVER / rocRAND instead of hipBLAS / hipSPARSE / ...")
-    parser.add_argument("--miopen", "-miopen", action="store_true", help="cuDNN -> MIOpen instead of hipDNN")
+    parser.add_argument("--miopen", "-miopen", action="store_true",
+                        help="cuDNN -> MIOpen instead of hipDNN, plus every --roc name (as hipify-clang does)")
     parser.add_argument("--experimental", "-experimental", action="store_true",
                         help="also apply mappings HIPIFY marks experimental")
     parser.add_argument("--hip-kernel-execution-syntax", "-hip-kernel-execution-syntax", action="store_true",

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 CSV_NAME = "hipify_mappings.csv"
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
-FORMAT = 7  # bump when the record layout below changes
+FORMAT = 8  # bump when the record layout below changes
 
 # Record layout: one tab-joined string per name (13k short strings load from marshal in a few ms; tuples of
 # strings take several times longer), split on use by fields():
@@ -30,10 +30,15 @@ NAME, HIP, LIB, GROUP, SECTION, KIND = range(6)
 CUDA_ADDED, CUDA_DEPRECATED, CUDA_REMOVED, HIP_ADDED, HIP_DEPRECATED, HIP_REMOVED, EXPERIMENTAL = range(6, 13)
 
 API_GROUPS = ("runtime", "driver", "complex", "device", "rtc", "blas", "sparse", "solver", "rand", "fft", "dnn", "cub")
-# --roc: the library groups, plus the cuComplex / device types that HIPIFY's source maps give rocBLAS names
-# (cuComplex -> rocblas_float_complex, __half -> rocblas_half; rows from tools/extract_hipify_source_maps.py)
-ROC_GROUPS = ("blas", "sparse", "solver", "rand", "complex", "device")
-MIOPEN_GROUPS = ("dnn",)  # --miopen
+# When a ROC name replaces the HIP one, as hipify-clang decides it (src/Statistics.cpp, Statistics::isToRoc, read
+# at ROCm/HIPIFY e3f1bd8b): the entry's API type is BLAS, DNN, SPARSE, SOLVER, RUNTIME or COMPLEX, and either --roc
+# is given without --miopen and the entry is not ROC_MIOPEN_ONLY, or --miopen is given. HIPIFY's device types
+# (__half ...) are API_RUNTIME entries, hence "device". RAND is in the rule of later HIPIFY revisions (its test
+# curand2rocrand.cu expects rocRAND names under --roc). One deliberate difference: the DNN group (cuDNN -> MIOpen)
+# needs --miopen here, because HIPIFY's cuDNN -> MIOpen argument rewrites apply only with --miopen and MIOpen names
+# with cuDNN argument lists do not compile.
+ROC_GROUPS = ("blas", "sparse", "solver", "rand", "complex", "device", "runtime")  # --roc
+MIOPEN_GROUPS = ("dnn", *ROC_GROUPS)  # --miopen: every ROC group, and the ROC_MIOPEN_ONLY rows (variant "miopen")
 
 
 class Mapping(NamedTuple):
@@ -204,9 +209,9 @@ def load_index(path: Path | None = None) -> dict[str, dict[str, str]]:
 
 @lru_cache(maxsize=16)
 def active_map(roc: bool = False, miopen: bool = False, path: Path | None = None) -> dict[str, str]:
-    """name -> record for one target: HIP libraries, with rocBLAS/rocSPARSE/rocSOLVER/rocRAND rows for --roc
-    and MIOpen rows for --miopen."""
-    groups = (ROC_GROUPS if roc else ()) + (MIOPEN_GROUPS if miopen else ())
+    """name -> record for one target: HIP names, with the ROC names of ROC_GROUPS for --roc and of MIOPEN_GROUPS
+    (MIOpen, and the ROC_MIOPEN_ONLY rows) for --miopen."""
+    groups = target_groups(roc, miopen)
     if not groups:
         return load_table("hip", path)
     # the merged table is cached too: one file to load instead of several plus a 9k-entry merge
@@ -218,8 +223,16 @@ def active_map(roc: bool = False, miopen: bool = False, path: Path | None = None
         table = dict(load_table("hip", path))
         for group in groups:
             table.update(load_table(f"roc:{group}", path))
+        if miopen:  # ROC names HIPIFY uses only with --miopen (cudaStream_t -> miopenAcceleratorQueue_t)
+            for group in groups:
+                table.update(load_table(f"miopen:{group}", path))
         _write_cache({name: table}, key, list_tables=False)
     return table
+
+
+def target_groups(roc: bool = False, miopen: bool = False) -> tuple[str, ...]:
+    """The API groups whose ROC names apply for these options, without repeats."""
+    return tuple(dict.fromkeys((ROC_GROUPS if roc else ()) + (MIOPEN_GROUPS if miopen else ())))
 
 
 def lookup(name: str, roc: bool = False, miopen: bool = False) -> Mapping | None:

@@ -1,4 +1,4 @@
-// cuSPARSE -> rocSPARSE (--roc): policies, stages, size_t buffer sizes and extra operation arguments.
+// cuSPARSE -> rocSPARSE (--roc): policies, stages, size_t buffer sizes, extra operation arguments, data types.
 #include <cusparse.h>
 void solve(cusparseHandle_t h, cusparseMatDescr_t descr, csrsv2Info_t info, int m, int nnz, float* val,
            int* rowPtr, int* colInd, float* x, float* y, void* buffer, const float* alpha) {
@@ -17,4 +17,10 @@ void spmv(cusparseHandle_t h, cusparseSpMatDescr_t A, cusparseDnVecDescr_t x, cu
                           CUSPARSE_SPMV_ALG_DEFAULT, &size);
   cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, A, x, beta, y, CUDA_R_32F,
                CUSPARSE_SPMV_ALG_DEFAULT, buffer);
+}
+void make(cusparseSpMatDescr_t* A, cusparseDnVecDescr_t* x, int m, int nnz, int* rowPtr, int* colInd, float* val,
+          float* xs) {
+  cusparseCreateCsr(A, m, m, nnz, rowPtr, colInd, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                    CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+  cusparseCreateDnVec(x, m, xs, CUDA_R_32F);
 }

@@ -24,7 +24,7 @@ int main() {
   cudnnHandle_t dnn;
   // CHECK: if (check(miopenCreate(&dnn))) return 1;
   if (check(cudnnCreate(&dnn))) return 1;
-  // CHECK: hipStream_t s;
+  // CHECK: miopenAcceleratorQueue_t s;
   cudaStream_t s;
   cudaStreamCreate(&s);
   // CHECK: miopenSetStream(dnn, s);
