@@ -30,16 +30,13 @@ from rocm_bridge.text import csv_safe, md_escape
 from rocm_bridge.ui import lang, show_error, tr
 from rocm_bridge.ui import learner as learner_mod
 from rocm_bridge.ui import quiz_widgets as qw
+from rocm_bridge.ui.quiz_question import outage
 
 TEACHER = "cr_teacher"  # ClassInfo the teacher opened with the key (this session only)
 NEW_CLASS = "cr_new_class"  # (ClassInfo, teacher key) just created: shown once
 TOKEN = "cr_teacher_token"  # this device's teacher-session token, when the teacher chose to be remembered
 TEACHER_COOKIE = "rb_teacher"
 POLL_EVERY_S = 1.0  # with the 0.5 s poll cache: a new poll shows within ~1.5 s
-
-
-def _outage(exc: Exception) -> None:
-    show_error(store.StoreUnavailable(detail=type(exc).__name__))
 
 
 # --- students ---------------------------------------------------------------------------------------------
@@ -106,7 +103,7 @@ def _poll_fragment() -> None:
             try:
                 result = polls.answer(db, poll, me.id, given)
             except Exception as exc:  # noqa: BLE001 - not acknowledged: say so, the learner can send again
-                _outage(exc)
+                outage(exc)
                 return
             if result == "closed":
                 st.warning(tr("classroom.poll.closed_before"))
@@ -126,7 +123,7 @@ def _resume_teacher() -> classes.ClassInfo | None:
     try:
         info = classes.resume_teacher(store.get_store(), str(token))
     except Exception as exc:  # noqa: BLE001 - the database is away: the form stays, nothing is forgotten
-        _outage(exc)
+        outage(exc)
         return None
     if info is None:
         st.session_state[TOKEN] = ""  # expired or locked elsewhere: ask for the key, forget the cookie
@@ -153,7 +150,7 @@ def _lock() -> None:
         try:
             classes.close_teacher_session(store.get_store(), token)
         except Exception as exc:  # noqa: BLE001 - locked here anyway; the token expires on its own
-            _outage(exc)
+            outage(exc)
 
 
 def _remember_box(key: str) -> bool:
@@ -202,7 +199,7 @@ def _create_or_open() -> None:
                 try:
                     _open_class(info, remember)
                 except Exception as exc:  # noqa: BLE001
-                    _outage(exc)
+                    outage(exc)
                 st.rerun()
         return
     left, right = st.columns(2)
@@ -228,7 +225,7 @@ def _create_or_open() -> None:
     except RocmBridgeError as err:
         show_error(err)
     except Exception as exc:  # noqa: BLE001
-        _outage(exc)
+        outage(exc)
 
 
 def _student_rows(db: store.Store, info: classes.ClassInfo) -> list[dict[str, Any]]:
@@ -280,7 +277,7 @@ def class_results(info: classes.ClassInfo) -> None:
         show_error(err)
         return
     except Exception as exc:  # noqa: BLE001
-        _outage(exc)
+        outage(exc)
         return
     st.markdown(tr("classroom.teacher.size", learners=len(students), answers=n_answers))
     if not students:
@@ -350,7 +347,7 @@ def _delete_class(db: store.Store, info: classes.ClassInfo) -> None:
             try:
                 classes.delete_class(db, info.id)
             except Exception as exc:  # noqa: BLE001
-                _outage(exc)
+                outage(exc)
                 return
             st.session_state.pop(TEACHER, None)
             st.toast(tr("classroom.teacher.deleted"), icon=":material/delete_forever:")
@@ -394,7 +391,7 @@ def teacher_poll(info: classes.ClassInfo) -> None:
         try:
             polls.open_poll(store.get_store(), info.id, qid)
         except Exception as exc:  # noqa: BLE001
-            _outage(exc)
+            outage(exc)
     _teacher_poll_live(info.id)
     try:
         done = polls.history(store.get_store(), info.id)
@@ -443,7 +440,7 @@ def _teacher_poll_live(class_id: int) -> None:
             return
         counts, n, right = polls.distribution(db, poll.id)
     except Exception as exc:  # noqa: BLE001
-        _outage(exc)
+        outage(exc)
         return
     q = poll.question()
     if q is None:
