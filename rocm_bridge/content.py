@@ -2,7 +2,7 @@
 
     ::: story / ::: takeaways / ::: misconceptions   ... block, closed by a line ':::'
     ::: formula <id>    the formula card
-    ::: widget <name>   an embedded widget
+    ::: widget <name>   an embedded widget (rocm_bridge.widgets.WIDGETS)
     ::: lab <page_key>  a link to a page
 """
 
@@ -15,10 +15,11 @@ from pathlib import Path
 from rocm_bridge.formulas import FORMULAS
 from rocm_bridge.i18n import LANGS
 from rocm_bridge.pages import PAGES
+from rocm_bridge.widgets import WIDGETS as _REGISTRY
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 BLOCKS = ("story", "takeaways", "misconceptions")
-WIDGETS = tuple(f"formula:{f}" for f in FORMULAS) + ("stack", "glossary", "occupancy", "occupancy_targets")
+WIDGETS = tuple(_REGISTRY)  # the widget names a chapter may use: the registry's, nothing else
 PAGE_KEYS = tuple(p.key for p in PAGES)
 
 

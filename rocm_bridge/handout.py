@@ -1,11 +1,14 @@
-"""Printable handouts: a chapter without its widgets, and a quiz sheet with an answer key (headless)."""
+"""Printable handouts: a chapter with each widget as one static chart or table, and a quiz sheet with an answer key
+(headless; rocm_bridge.ui.handout_view lays it out for print)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from rocm_bridge import content
+from rocm_bridge import content, figures, widgets
 from rocm_bridge.pages import CHAPTERS
+from rocm_bridge.widgets import PrintChart, PrintTable
 
 LETTERS = "ABCDEFGH"
 
@@ -23,11 +26,56 @@ class SheetItem:
 
 
 def chapter_blocks(chapter: str, lang: str) -> tuple[content.Block, ...]:
-    """The chapter's blocks in this language (English where it is not written), widgets left out."""
+    """The chapter's blocks in this language (English where it is not written), with_cards."""
     if chapter not in CHAPTERS:
         raise KeyError(chapter)
-    blocks = content.load(chapter, lang) or content.load(chapter, "en") or ()
-    return tuple(b for b in blocks if b.kind != "widget")
+    return with_cards(content.load(chapter, lang) or content.load(chapter, "en") or ())
+
+
+def with_cards(blocks: tuple[content.Block, ...]) -> tuple[content.Block, ...]:
+    """A widget keeps its place (print it with widget_print) after its formula card, which is added where the
+    chapter has not shown that card yet.
+
+    >>> [(b.kind, b.text) for b in with_cards(content.parse("::: widget occupancy\\n::: widget occupancy_targets"))]
+    [('formula', 'occupancy'), ('widget', 'occupancy'), ('widget', 'occupancy_targets')]
+    """
+    out: list[content.Block] = []
+    shown: set[str] = set()
+    for block in blocks:
+        card = block.text if block.kind == "formula" else None
+        if block.kind == "widget":
+            card = widgets.WIDGETS[block.text].formula
+            if card and card not in shown:
+                out.append(content.Block("formula", card))
+        out.append(block)
+        if card:
+            shown.add(card)
+    return tuple(out)
+
+
+def split_heading(markdown: str) -> tuple[str, str]:
+    """Markdown without its last line when that line is a heading, and the heading (for print: a heading stays
+    with the card or chart it introduces).
+
+    >>> split_heading("Text.\\n\\n## The formula")
+    ('Text.', '## The formula')
+    >>> split_heading("## Title\\n\\nText.")
+    ('## Title\\n\\nText.', '')
+    """
+    head, _, last = markdown.rstrip().rpartition("\n")
+    if last.lstrip().startswith("#"):
+        return head.rstrip(), last.strip()
+    return markdown, ""
+
+
+@lru_cache(maxsize=64)
+def widget_print(name: str, lang: str) -> PrintChart | PrintTable:
+    """What the handout shows for a widget: its chart at the default inputs in print colours, or its table.
+    Built once per widget and language (the figure is only read afterwards)."""
+    item = widgets.print_item(name, lang)
+    if isinstance(item, PrintChart):
+        item = replace(item, figure=figures.for_print(item.figure))
+    return item
 
 
 def quiz_sheet(chapter: str, lang: str) -> tuple[SheetItem, ...]:

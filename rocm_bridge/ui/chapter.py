@@ -9,27 +9,17 @@ import streamlit as st
 from rocm_bridge import content
 from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.ui import formula_card, lang, page_link, tr
+from rocm_bridge.widgets import WIDGETS, resolve
 
 READ_KEY = "chapters_read"
 CALLOUTS = {"story": st.info, "takeaways": st.success, "misconceptions": st.warning}
 ICONS = {"story": ":material/restaurant:", "takeaways": ":material/lightbulb:", "misconceptions": ":material/report:"}
 
-# widget name -> (module, function, keyword arguments); modules are imported only when a chapter shows them
-WIDGETS: dict[str, tuple[str, str, dict]] = {
-    **{
-        f"formula:{fid}": ("rocm_bridge.ui.formula_widgets", "render", {"formula_id": fid, "embedded": True})
-        for fid in ("compatible", "per_op_time", "throughput", "coverage", "speedup")
-    },
-    "stack": ("rocm_bridge.ui.stack_widgets", "render_explorer", {"compact": True}),
-    "glossary": ("rocm_bridge.ui.glossary_widgets", "render", {}),
-    "occupancy": ("rocm_bridge.ui.occupancy_widget", "render", {}),
-    "occupancy_targets": ("rocm_bridge.ui.compile_view", "occupancy_widget", {"embedded": True}),
-}
-
 
 def _widget(name: str, doc_id: str) -> None:
-    module, func, kwargs = WIDGETS[name]
-    getattr(importlib.import_module(module), func)(key_prefix=doc_id, **kwargs)
+    """The widget's renderer from the one registry (rocm_bridge.widgets), imported only when a chapter shows it."""
+    spec = WIDGETS[name]
+    resolve(spec.render)(key_prefix=doc_id, **spec.kwargs)
 
 
 def render_document(doc_id: str) -> None:

@@ -17,6 +17,7 @@ from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, url_state
+from rocm_bridge.widget_tables import TARGET_DEFAULTS
 
 CLASS_IDS = tuple(c for c, _ in CLASSES)
 BLOCKS = (64, 128, 192, 256, 384, 512, 768, 1024)
@@ -274,22 +275,23 @@ def occupancy_widget(key_prefix: str = "occ", embedded: bool = False) -> None:
     if not embedded:
         st.subheader(tr("compile.occ.title"))
     st.caption(tr("compile.occ.intro"))
+    d = TARGET_DEFAULTS  # the handout's table of every target uses the same inputs
     names = list(targets())
     c1, c2 = st.columns(2)
     with c1:
-        name = st.selectbox(tr("compile.page.target"), names, index=names.index("gfx90a"), key=f"{p}_t",
+        name = st.selectbox(tr("compile.page.target"), names, index=names.index(d["target"]), key=f"{p}_t",
                             format_func=_fmt_target)
     t = get_target(name)
     with c2:
         wave = st.segmented_control(tr("compile.page.wave"), list(t.wave_sizes), default=t.default_wave,
                                     key=f"{p}_w_{name}", format_func=lambda w: f"wave{w}") or t.default_wave
     c3, c4, c5 = st.columns(3)
-    block = c3.select_slider(tr("compile.occ.block"), BLOCKS, value=256, key=f"{p}_b")
-    vgprs = c4.slider(tr("compile.occ.vgprs"), 1, 512 if t.unified_agprs else 256, 32, key=f"{p}_v")
-    lds = c5.slider(tr("compile.occ.lds"), 0, t.lds_per_workgroup_bytes, 0, step=512, key=f"{p}_l")
+    block = c3.select_slider(tr("compile.occ.block"), BLOCKS, value=d["block"], key=f"{p}_b")
+    vgprs = c4.slider(tr("compile.occ.vgprs"), 1, 512 if t.unified_agprs else 256, d["vgprs"], key=f"{p}_v")
+    lds = c5.slider(tr("compile.occ.lds"), 0, t.lds_per_workgroup_bytes, d["lds"], step=512, key=f"{p}_l")
     c6, c7 = st.columns(2)
-    agprs = c6.slider(tr("compile.occ.agprs"), 0, t.agprs, 0, key=f"{p}_a") if t.agprs else 0
-    sgprs = c7.slider(tr("compile.occ.sgprs"), 1, 104, 16, key=f"{p}_s") if t.sgprs_limit_occupancy else 0
+    agprs = c6.slider(tr("compile.occ.agprs"), 0, t.agprs, d["agprs"], key=f"{p}_a") if t.agprs else 0
+    sgprs = c7.slider(tr("compile.occ.sgprs"), 1, 104, d["sgprs"], key=f"{p}_s") if t.sgprs_limit_occupancy else 0
     occ = occupancy(t, vgprs=vgprs, agprs=agprs, sgprs=sgprs, lds_bytes=lds, block_size=block, wave=wave)
     _, allocated = waves_by_vgprs(t, wave, vgprs, agprs)
     st.metric(tr("compile.occ.result"), f"{occ.waves_per_simd} / {t.max_waves_per_simd}")

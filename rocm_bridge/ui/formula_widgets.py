@@ -3,29 +3,29 @@
 render(formula_id, key_prefix, embedded) is used by the Formula lab (key_prefix "fl") and by the chapters
 (key_prefix "ch2" ...). Every input lives in the URL query under f"{key_prefix}_<name>"; a bad value in a
 link (negative, NaN, out of range, unknown choice) falls back to the default with a translated message.
-The computation is rocm_bridge.formula_lab / rocm_bridge.formulas; this module only reads and draws.
+The computation is rocm_bridge.formula_lab / rocm_bridge.formulas, the charts and default inputs
+rocm_bridge.formula_figures (the handout prints the same charts); this module only reads inputs and shows.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import plotly.graph_objects as go
 import streamlit as st
 
+from rocm_bridge import formula_figures as ff
 from rocm_bridge import formula_lab as fl
-from rocm_bridge import formulas, i18n, measured, style
+from rocm_bridge import formulas, i18n, measured
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, tr
-from rocm_bridge.ui.charts import house_figure, reference_line, show_chart
+from rocm_bridge.ui.charts import show_chart
 from rocm_bridge.ui.state import push_url
+from rocm_bridge.widgets import FORMULA_WIDGETS
 
-COMPAT_MARKS = {1: "✓", 0: "✗"}  # Compatible heatmap cells: a check on the compatible ones, a cross elsewhere
-FORMULA_IDS: tuple[str, ...] = ("compatible", "per_op_time", "throughput", "coverage", "speedup")
+FORMULA_IDS: tuple[str, ...] = FORMULA_WIDGETS
 
 
 # --- inputs bound to the URL -------------------------------------------------------------------------------
@@ -127,10 +127,6 @@ def _show_error(err: InvalidInput) -> None:
     show_error(err)
 
 
-def _figure(title: str, x_title: str, y_title: str, data: Any = None, **layout: Any) -> go.Figure:
-    return house_figure(data, title=title, x_title=x_title, y_title=y_title, **layout)
-
-
 def _metric(label_key: str, value: str, **params: Any) -> None:
     st.metric(tr(label_key, **params), value)
 
@@ -146,25 +142,19 @@ def _preset_label(p: fl.HardwarePreset) -> str:
     return p.label
 
 
-def _preset_sources(p: fl.HardwarePreset) -> list[str]:
-    if p.key == fl.HOST_PRESET:
-        return [(tr("formula_lab.preset.recorded_source") if p.recorded else tr("common.measured_here"))
-                + f" ({p.sources[0]})"]
-    return list(p.sources)
-
-
 # --- 1. Compatible ----------------------------------------------------------------------------------------
 
 
 def _render_compatible(inp: _Inputs, embedded: bool) -> None:
     choices = fl.compat_choices()
+    d = ff.DEFAULTS["compatible"]
     c1, c2, c3 = st.columns(3)
     with c1:
-        driver = inp.choice("cp_driver", "formula_lab.cp.driver", choices["driver"], "6.4")
+        driver = inp.choice("cp_driver", "formula_lab.cp.driver", choices["driver"], d["driver"])
     with c2:
-        rocm = inp.choice("cp_rocm", "formula_lab.cp.rocm", choices["rocm"], "6.4.x")
+        rocm = inp.choice("cp_rocm", "formula_lab.cp.rocm", choices["rocm"], d["rocm"])
     with c3:
-        tf = inp.choice("cp_tf", "formula_lab.cp.tensorflow", choices["tensorflow"], "2.18.1")
+        tf = inp.choice("cp_tf", "formula_lab.cp.tensorflow", choices["tensorflow"], d["tf"])
     inp.to_url()
     try:
         check = fl.compat_check(driver, rocm, tf)
@@ -183,29 +173,8 @@ def _render_compatible(inp: _Inputs, embedded: bool) -> None:
         st.info(tr("formula_lab.cp.unsourced", name=names[name], rocm=rocm), icon=":material/help:")
     listed = "listed_yes" if check.listed_pair else ("listed_no" if check.result.value else "listed_no_zero")
     st.caption(tr(f"formula_lab.cp.{listed}", rocm=rocm, tf=tf))
-    grid = fl.compat_grid(driver)
-    fig = _figure(tr("formula_lab.cp.chart_title", driver=driver), tr("formula_lab.cp.axis_tf"),
-                  tr("formula_lab.cp.axis_rocm"))
-    fig.add_trace(go.Heatmap(
-        x=grid.tensorflow, y=grid.rocm, z=grid.values, zmin=0, zmax=1,
-        # two flat colours from a colour-blind-safe pair, and a mark in every cell: colour is never the only cue
-        colorscale=[[0, style.STATUS_COLORS["fail"]], [0.5, style.STATUS_COLORS["fail"]],
-                    [0.5, style.STATUS_COLORS["ok"]], [1, style.STATUS_COLORS["ok"]]],
-        text=[[COMPAT_MARKS.get(v, "") for v in row] for row in grid.values], texttemplate="%{text}",
-        textfont={"color": "#FFFFFF", "size": 13},
-        colorbar={"tickvals": [0.25, 0.75], "ticktext": [f"✗ 0 · {tr('formula_lab.cp.legend_0')}",
-                                                          f"✓ 1 · {tr('formula_lab.cp.legend_1')}"],
-                  "thickness": 14, "len": 0.5, "title": {"text": "Compatible"}},
-        hovertemplate="ROCm %{y} · TF %{x}: %{z}<extra></extra>",
-    ))
-    if tf in grid.tensorflow:
-        fig.add_trace(go.Scatter(x=[tf], y=[rocm], mode="markers", name=tr("formula_lab.cp.picked"),
-                                 marker={"symbol": "square-open", "size": 22, "color": "black",
-                                         "line": {"width": 3}}))
-    fig.update_xaxes(type="category")
-    fig.update_yaxes(type="category", autorange="reversed")
-    show_chart(fig, [s for s in {check.sources["rocm"], check.sources["driver"]} if s] or ["tf_rocm_compat.csv"],
-               key=inp.key("cp_chart"))
+    fig = ff.compatible_figure(fl.compat_grid(driver), driver, rocm, tf, lang())
+    show_chart(fig, ff.compatible_sources(check), key=inp.key("cp_chart"))
 
 
 # --- 2. Per-op time ----------------------------------------------------------------------------------------
@@ -238,7 +207,7 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
     with c5:
         fusion = inp.flag("po_fusion", "formula_lab.po.fusion", help_key="formula_lab.po.fusion_help")
     inp.to_url()
-    src = [tr("common.recorded", device=rec.device, date=rec.measured_at[:10]) + f" ({rec.backend}); {rec.source}"]
+    src = ff.per_op_sources(rec, lang())
     if host is not None and host.dispatch_us:
         st.caption(tr("formula_lab.po.host_dispatch", value=fl.fmt(host.dispatch_us)))
         st.button(tr("formula_lab.po.use_host"), key=inp.key("po_use_host"), on_click=_use_host_dispatch,
@@ -265,15 +234,7 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
                       share=fl.fmt(100 * (plain.total_s - result.total_s) / plain.total_s, 3)))
     else:
         st.caption(tr("formula_lab.po.launches_plain", n=plain.launches))
-    labels = [b.name for b in result.bars]
-    bars = [
-        go.Bar(y=labels, x=[getattr(b.time, f"{part}_s") * 1e6 for b in result.bars], orientation="h",
-               name=tr(f"formula_lab.po.part_{part}"), marker_color=style.PART_COLORS[part])
-        for part in ("dispatch", "kernel", "sync")
-    ]
-    fig = _figure(tr("formula_lab.po.chart_title", shape=op_list.shape), tr("formula_lab.po.axis_time"), "",
-                  data=bars, barmode="stack", yaxis={"autorange": "reversed"},
-                  legend={"traceorder": "normal"})  # Plotly reverses stacked bars' legend: keep the bars' order
+    fig = ff.per_op_figure(result, op_list.shape, lang())
     show_chart(fig, src, key=inp.key("po_chart"))
     if fusion:
         for name, separate, fused in fl.measured_fusion_kernels(op_list, result):
@@ -289,6 +250,7 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
     keys = list(all_presets)
     gflop_key, mb_key = inp.key("tp_gflop"), inp.key("tp_mb")
     workload_key = inp.key("tp_workload")
+    d = ff.DEFAULTS["throughput"]
 
     def apply_workload() -> None:
         w = fl.WORKLOADS.get(st.session_state.get(workload_key))
@@ -298,31 +260,32 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
 
     c1, c2 = st.columns(2)
     with c1:
-        hw_key = inp.choice("tp_hw", "formula_lab.tp.hardware", keys, "mi250_gcd",
+        hw_key = inp.choice("tp_hw", "formula_lab.tp.hardware", keys, d["hw"],
                             format_func=lambda k: _preset_label(all_presets[k]))
     with c2:
-        wl_key = inp.choice("tp_workload", "formula_lab.tp.workload_label", list(fl.WORKLOADS), "resnet50",
+        wl_key = inp.choice("tp_workload", "formula_lab.tp.workload_label", list(fl.WORKLOADS), d["workload"],
                             format_func=lambda k: tr(f"formula_lab.tp.wl.{k}"), on_change=apply_workload)
     hw = all_presets[hw_key]
     w = fl.WORKLOADS[wl_key]
     c3, c4, c5 = st.columns(3)
     with c3:
         gflop = inp.number("tp_gflop", "formula_lab.tp.gflop", w.gflop_per_sample, 0.0, 1e6, fmt="%.4g")
-        batch = inp.number("tp_batch", "formula_lab.tp.batch", 256, 1, 65536, integer=True)
+        batch = inp.number("tp_batch", "formula_lab.tp.batch", d["batch"], 1, 65536, integer=True)
     with c4:
         mb = inp.number("tp_mb", "formula_lab.tp.mb", w.mb_per_sample, 0.0, 1e5, fmt="%.4g")
-        eff = inp.number("tp_eff", "formula_lab.tp.efficiency", 50.0, 0.0, 100.0, step=5.0,
+        eff = inp.number("tp_eff", "formula_lab.tp.efficiency", d["efficiency"], 0.0, 100.0, step=5.0,
                          help_key="formula_lab.tp.efficiency_help")
     with c5:
-        overhead = inp.number("tp_overhead", "formula_lab.tp.overhead", 2.0, 0.0, 1e4, step=0.5,
+        overhead = inp.number("tp_overhead", "formula_lab.tp.overhead", d["overhead_ms"], 0.0, 1e4, step=0.5,
                               help_key="formula_lab.tp.overhead_help")
-        pipeline = inp.number("tp_pipeline", "formula_lab.tp.pipeline", 0.0, 0.0, 1e6, step=50.0,
+        pipeline = inp.number("tp_pipeline", "formula_lab.tp.pipeline", d["pipeline_us"], 0.0, 1e6, step=50.0,
                               help_key="formula_lab.tp.pipeline_help")
     t1, t2 = st.columns(2)
     with t1:
-        prefetch = inp.flag("tp_prefetch", "formula_lab.tp.prefetch", help_key="formula_lab.tp.prefetch_help")
+        prefetch = inp.flag("tp_prefetch", "formula_lab.tp.prefetch", d["prefetch"],
+                            help_key="formula_lab.tp.prefetch_help")
     with t2:
-        mixed = inp.flag("tp_mixed", "formula_lab.tp.mixed", help_key="formula_lab.tp.mixed_help")
+        mixed = inp.flag("tp_mixed", "formula_lab.tp.mixed", d["mixed"], help_key="formula_lab.tp.mixed_help")
     inp.to_url()
     st.caption(tr("formula_lab.tp.preset_line", label=hw.label, fp32=fl.fmt(hw.fp32_tflops),
                   fp16=fl.fmt(hw.fp16_tflops), link=hw.link_name, gbs=fl.fmt(hw.link_gbs)))
@@ -333,9 +296,7 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
     try:
         tc, tt = fl.step_times(batch, hw, wl, mixed)
         value = fl.step_throughput(batch, tc, tt, prefetch)
-        curve = fl.throughput_curve(hw, wl, mixed=mixed, prefetch=prefetch)
-        other = fl.throughput_curve(hw, wl, mixed=mixed, prefetch=not prefetch)
-        ceiling = fl.throughput_ceiling(hw, wl, mixed=mixed, prefetch=prefetch)
+        fig = ff.throughput_figure(hw, wl, batch, value, mixed=mixed, prefetch=prefetch, lang=lang())
     except InvalidInput as err:
         _show_error(err)
         return
@@ -348,20 +309,7 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
     with m3:
         _metric("formula_lab.tp.t_transfer", fl.fmt(tt * 1e3))
     st.caption(tr(f"formula_lab.tp.bound_{fl.bound_by(tc, tt)}"))
-    mine = tr("formula_lab.tp.with_prefetch" if prefetch else "formula_lab.tp.without_prefetch")
-    theirs = tr("formula_lab.tp.without_prefetch" if prefetch else "formula_lab.tp.with_prefetch")
-    traces = [
-        go.Scatter(x=[p.batch for p in curve], y=[p.throughput for p in curve], mode="lines+markers",
-                   name=mine, line={"color": style.vendor_color(hw.vendor)}),
-        go.Scatter(x=[p.batch for p in other], y=[p.throughput for p in other], mode="lines",
-                   name=theirs, line={"dash": "dot", "color": style.VENDOR_COLORS["CPU"]}),
-        go.Scatter(x=[batch], y=[value], mode="markers", name=tr("formula_lab.tp.your_batch"),
-                   marker={"size": 12, "symbol": "diamond", "color": "black"}),
-    ]
-    fig = _figure(tr("formula_lab.tp.chart_title", label=hw.label), tr("formula_lab.tp.axis_batch"),
-                  tr("formula_lab.tp.axis_throughput"), data=traces, xaxis={"type": "log"})
-    reference_line(fig, y=ceiling, text=tr("formula_lab.tp.ceiling", value=fl.fmt(ceiling)))
-    sources = _preset_sources(hw) + [tr("formula_lab.tp.model_source")]
+    sources = ff.throughput_sources(hw, lang())
     show_chart(fig, sources, key=inp.key("tp_chart"))
 
 
@@ -369,10 +317,7 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
 
 
 def _model_label(key: str) -> str:
-    for catalog_key in (f"coverage.example.{key}", f"formula_lab.cv.model_{key}"):
-        if i18n.has(catalog_key):
-            return tr(catalog_key)
-    return key
+    return ff.model_label(key, lang())
 
 
 def _status_label(status: str) -> str:
@@ -384,7 +329,8 @@ def _render_coverage(inp: _Inputs, embedded: bool) -> None:
     models, list_source = fl.example_models()
     all_presets = fl.presets(_host())
     rec = fl.recorded_ops()
-    default_model = "cnn_mixed_bf16" if "cnn_mixed_bf16" in models else models[0]
+    d = ff.DEFAULTS["coverage"]
+    default_model = d["model"] if d["model"] in models else models[0]
     c1, c2, c3 = st.columns(3)
     with c1:
         model = inp.choice("cv_model", "formula_lab.cv.model", models, default_model, format_func=_model_label)
@@ -392,11 +338,11 @@ def _render_coverage(inp: _Inputs, embedded: bool) -> None:
         target = inp.choice("cv_target", "formula_lab.cv.target", fl.COVERAGE_TARGETS, fl.COVERAGE_TARGETS[0],
                             format_func=lambda k: tr(f"formula_lab.cv.target_{k.split('-')[0]}"))
     with c3:
-        hw_key = inp.choice("cv_hw", "formula_lab.cv.link", list(all_presets), "mi250_gcd",
+        hw_key = inp.choice("cv_hw", "formula_lab.cv.link", list(all_presets), d["hw"],
                             format_func=lambda k: f"{_preset_label(all_presets[k])} ({all_presets[k].link_name})")
     c4, c5 = st.columns(2)
     with c4:
-        tensor_mb = inp.number("cv_mb", "formula_lab.cv.tensor_mb", 16.0, 0.0, 1e5,
+        tensor_mb = inp.number("cv_mb", "formula_lab.cv.tensor_mb", d["tensor_mb"], 0.0, 1e5,
                                help_key="formula_lab.cv.tensor_mb_help")
     with c5:
         sync_us = inp.number("cv_sync", "formula_lab.cv.sync", rec.sync_us, 0.0, 1e6, step=0.5, fmt="%g")
@@ -424,14 +370,7 @@ def _render_coverage(inp: _Inputs, embedded: bool) -> None:
                        link=hw.link_name, calls=cost.calls, step=fl.fmt(cost.per_step_s * 1e3)))
     else:
         st.success(tr("formula_lab.cv.all_covered"), icon=":material/check:")
-    fig = _figure(tr("formula_lab.cv.chart_title", model=_model_label(model)), tr("formula_lab.cv.axis_ops"), "")
-    row = [tr("formula_lab.cv.op_types")]
-    fig.add_trace(go.Bar(y=row, x=[result.n_supported], orientation="h", name=tr("formula_lab.cv.covered"),
-                         marker_color=style.STATUS_COLORS["ok"]))
-    fig.add_trace(go.Bar(y=row, x=[len(result.uncovered)], orientation="h", name=tr("formula_lab.cv.not_covered"),
-                         marker_color=style.STATUS_COLORS["fail"]))
-    fig.update_layout(barmode="stack", height=260)
-    show_chart(fig, [list_source, f"data/tf_kernel_registry ({target})"] + _preset_sources(hw),
+    show_chart(ff.coverage_figure(result, model, lang()), ff.coverage_sources(list_source, target, hw, lang()),
                key=inp.key("cv_chart"))
 
 
@@ -439,13 +378,14 @@ def _render_coverage(inp: _Inputs, embedded: bool) -> None:
 
 
 def _render_speedup(inp: _Inputs, embedded: bool) -> None:
+    d = ff.DEFAULTS["speedup"]
     c1, c2, c3 = st.columns(3)
     with c1:
-        before = inp.number("sp_before", "formula_lab.sp.before", 12.0, 0.0, 1e7, fmt="%.4g")
+        before = inp.number("sp_before", "formula_lab.sp.before", d["before"], 0.0, 1e7, fmt="%.4g")
     with c2:
-        after = inp.number("sp_after", "formula_lab.sp.after", 8.0, 0.0, 1e7, fmt="%.4g")
+        after = inp.number("sp_after", "formula_lab.sp.after", d["after"], 0.0, 1e7, fmt="%.4g")
     with c3:
-        part = inp.number("sp_part", "formula_lab.sp.part", 60.0, 0.0, 100.0, step=5.0,
+        part = inp.number("sp_part", "formula_lab.sp.part", d["part"], 0.0, 100.0, step=5.0,
                           help_key="formula_lab.sp.part_help")
     inp.to_url()
     try:
@@ -460,7 +400,7 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
         view = fl.amdahl_view(before, after, part / 100.0)
     except InvalidInput as err:
         _show_error(err)
-    bars, amdahl = _speedup_figures(before, after, part, view, lang())
+    bars, amdahl = ff.speedup_figures(before, after, part, view, lang())
     source = tr("formula_lab.sp.source")
     show_chart(bars, source, key=inp.key("sp_bars"))
     if view is None:
@@ -469,33 +409,6 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
     st.caption(tr("formula_lab.sp.amdahl_text", p=fl.fmt(part), local=fl.fmt(view.local_speedup),
                   ceiling=fl.fmt(view.ceiling)))
     show_chart(amdahl, source, key=inp.key("sp_amdahl"))
-
-
-@functools.lru_cache(maxsize=256)
-def _speedup_figures(before: float, after: float, part: float, view: Any, lang_code: str) -> tuple[go.Figure, Any]:
-    """Before/after bars and the Amdahl curve, built once per input (building Plotly objects dominates a rerun;
-    st.plotly_chart only reads them). lang_code keys the cache because the labels are translated."""
-    fig = _figure(tr("formula_lab.sp.chart_title"), "", tr("formula_lab.sp.axis_time"))
-    labels = [tr("formula_lab.sp.before_bar"), tr("formula_lab.sp.after_bar")]
-    if view is None:
-        fig.add_trace(go.Bar(x=labels, y=[before, after], marker_color=style.VENDOR_COLORS["AMD"], showlegend=False))
-        return fig, None
-    fig.add_trace(go.Bar(x=labels, y=[view.untouched_s, view.untouched_s], name=tr("formula_lab.sp.untouched"),
-                         marker_color=style.VENDOR_COLORS["CPU"]))
-    fig.add_trace(go.Bar(x=labels, y=[view.part_before_s, view.part_after_s], name=tr("formula_lab.sp.optimised"),
-                         marker_color=style.VENDOR_COLORS["AMD"]))
-    fig.layout.barmode = "stack"
-    curve = fl.amdahl_curve(view.fraction_optimised, fl.LOCAL_SPEEDUPS)
-    fig2 = _figure(tr("formula_lab.sp.amdahl_title", p=fl.fmt(part)), tr("formula_lab.sp.axis_local"),
-                   tr("formula_lab.sp.axis_whole"))
-    fig2.add_trace(go.Scatter(x=[c[0] for c in curve], y=[c[1] for c in curve], mode="lines",
-                              name=tr("formula_lab.sp.curve"), line={"color": style.VENDOR_COLORS["AMD"]}))
-    fig2.add_trace(go.Scatter(x=[view.local_speedup], y=[view.speedup], mode="markers",
-                              name=tr("formula_lab.sp.you"), marker={"size": 12, "symbol": "diamond", "color": "black"}))
-    if view.ceiling != float("inf"):
-        reference_line(fig2, y=view.ceiling, text=tr("formula_lab.sp.ceiling", value=fl.fmt(view.ceiling)))
-    fig2.layout.xaxis.type = "log"
-    return fig, fig2
 
 
 _RENDERERS: dict[str, Callable[[_Inputs, bool], None]] = {

@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rocm_bridge import glossary
-from rocm_bridge.text import md_escape
-from rocm_bridge.ui import lang, tr
+from rocm_bridge import widget_tables
+from rocm_bridge.ui import lang
 
 
 def render(key_prefix: str = "") -> None:
-    current = lang()
-    header = f"| {tr('chapters.glossary.term')} | {tr('chapters.glossary.english')} | {tr('chapters.glossary.note')} |"
-    rows = [header, "|---|---|---|"]
-    for term in glossary.terms():
-        note = term.note.get(current) or term.note["en"]
-        rows.append(f"| {md_escape(term.label(current))} | {md_escape(term.en)} | {md_escape(note)} |")
-    st.caption(tr("chapters.glossary.caption"))
-    st.markdown("\n".join(rows))
+    table = widget_tables.glossary(lang())  # the handout prints the same table
+    st.caption(table.note)
+    st.markdown(widget_tables.markdown(table))

@@ -1,7 +1,9 @@
-"""Printable handouts: a chapter as a clean print layout (no sidebar, no widgets) and its quiz sheet with a key.
+"""Printable handouts: a chapter as a clean print layout (no sidebar, no controls) and its quiz sheet with a key.
 
 The browser's own "Save as PDF" makes the file, with the CJK fonts the page already uses; the print style hides
-everything that is not the handout.
+everything that is not the handout and prints black on white whatever the app's theme. Each widget of the chapter
+is one static chart (Plotly with staticPlot: an SVG in the page, so it prints as vectors) or a table
+(rocm_bridge.handout.widget_print); a button saves the charts as SVG files, in the browser, offline.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ import json
 
 import streamlit as st
 
-from rocm_bridge import handout
+from rocm_bridge import figures, handout, i18n, widget_tables
 from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.text import md_escape
-from rocm_bridge.ui import formula_card, lang, tr
+from rocm_bridge.ui import formula_card, lang, source_note, tr
 from rocm_bridge.ui.chapter import CALLOUTS
 from rocm_bridge.ui.state import parse_flag, push_url, url_state
+from rocm_bridge.widgets import PrintChart, PrintTable
 
 DOC_KEY, QUIZ_KEY, ANSWERS_KEY = "ho_doc", "ho_quiz", "ho_key"
 
@@ -29,10 +32,55 @@ _PRINT_CSS = """
     [data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 0 !important; }
     .rb-page-break { break-before: page; }
     h2, h3 { break-after: avoid; }
-    [data-testid="stVerticalBlockBorderWrapper"] { break-inside: avoid; }
+    [data-testid="stVerticalBlockBorderWrapper"], [data-testid="stLayoutWrapper"], [data-testid="stPlotlyChart"],
+    [data-testid="stMarkdownContainer"] table { break-inside: avoid; }
+    /* black on white even when the app is dark; charts carry their own white paper (figures.for_print) */
+    html, body, .stApp, [data-testid="stAppViewContainer"], [data-testid="stMain"] { background: #fff !important; }
+    [data-testid="stMain"], [data-testid="stMain"] * { color: #000 !important; }
+    [data-testid="stMain"] :is(pre, code) { background: #f4f4f4 !important; }
+    [data-testid="stMain"] [data-testid="stAlertContainer"] { background: transparent !important;
+      border: 1px solid #999 !important; }
   }
 </style>
 """
+
+# The buttons' actions. Streamlit's sanitiser strips inline onclick attributes but runs scripts: one click listener
+# on the document (added once) acts on data-rb-action. "svgs" saves every chart of the page as an SVG file: Plotly
+# draws a chart as stacked <svg class="main-svg"> layers (plot, then titles and legend); their contents go into one
+# <svg>. Fixed text of this module; the file stem comes from a data attribute set from validated values.
+_SCRIPT = """
+<script>
+(function () {
+  if (window.__rbHandoutClicks) return;
+  window.__rbHandoutClicks = true;
+  const saveSvgs = function (stem) {
+    const plots = document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot');
+    plots.forEach(function (gd, i) {
+      const layers = gd.querySelectorAll("svg.main-svg");
+      if (!layers.length) return;
+      const svg = layers[0].cloneNode(true);
+      for (let k = 1; k < layers.length; k++) {
+        Array.from(layers[k].childNodes).forEach(function (n) { svg.appendChild(n.cloneNode(true)); });
+      }
+      const text = new XMLSerializer().serializeToString(svg);
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([text], {type: "image/svg+xml"}));
+      a.download = stem + "-" + (i + 1) + ".svg";
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    });
+  };
+  document.addEventListener("click", function (e) {
+    const button = e.target.closest && e.target.closest("[data-rb-action]");
+    if (!button) return;
+    if (button.dataset.rbAction === "print") window.print();
+    if (button.dataset.rbAction === "svgs") saveSvgs(button.dataset.rbStem || "handout");
+  });
+})();
+</script>
+"""
+_BUTTON_STYLE = "padding:.4rem 1rem;border-radius:.5rem;border:1px solid #888;background:#fff;color:#000;cursor:pointer"
 
 
 def _controls() -> tuple[str, bool, bool]:
@@ -40,32 +88,76 @@ def _controls() -> tuple[str, bool, bool]:
     url_state(QUIZ_KEY, True, cast=parse_flag)
     url_state(ANSWERS_KEY, True, cast=parse_flag)
     c1, c2, c3 = st.columns([3, 2, 2])
-    c1.selectbox(tr("handout.doc"), CHAPTERS, key=DOC_KEY, format_func=lambda k: tr(page(k).title_key))
+    current = lang()  # captured: a format_func may run outside the script run (CONTRIBUTING.md)
+    c1.selectbox(tr("handout.doc"), CHAPTERS, key=DOC_KEY, format_func=lambda k: i18n.t(page(k).title_key, current))
     c2.toggle(tr("handout.quiz"), key=QUIZ_KEY)
     c3.toggle(tr("handout.answers"), key=ANSWERS_KEY, disabled=not st.session_state[QUIZ_KEY])
     push_url(DOC_KEY, QUIZ_KEY, ANSWERS_KEY)
     return st.session_state[DOC_KEY], st.session_state[QUIZ_KEY], st.session_state[ANSWERS_KEY]
 
 
-def _print_button() -> None:
-    label = json.dumps(tr("handout.print"))[1:-1].replace("<", "&lt;")  # catalog text, escaped for HTML anyway
-    st.html(_PRINT_CSS + f'<button class="rb-no-print" onclick="window.print()" '
-            f'style="padding:.4rem 1rem;border-radius:.5rem;border:1px solid #888;background:#fff;cursor:pointer">'
-            f"{label}</button>", unsafe_allow_javascript=True)
+def _label(key: str) -> str:
+    return json.dumps(tr(key))[1:-1].replace("<", "&lt;")  # catalog text, escaped for HTML anyway
+
+
+def _print_buttons(chapter: str, charts: int) -> None:
+    html = _PRINT_CSS + _SCRIPT + (f'<button class="rb-no-print" data-rb-action="print" style="{_BUTTON_STYLE}">'
+                                   f'{_label("handout.print")}</button>')
+    if charts:  # the stem is a chapter key and a language code, both validated
+        html += (f'<button class="rb-no-print" id="rb-svg" data-rb-action="svgs" data-rb-stem="{chapter}-{lang()}" '
+                 f'style="{_BUTTON_STYLE};margin-left:.5rem">{_label("handout.svg")}</button>')
+    st.html(html, unsafe_allow_javascript=True)
     st.caption(tr("handout.how"))
 
 
-def _chapter(chapter: str) -> None:
-    st.header(tr(page(chapter).title_key))
-    for block in handout.chapter_blocks(chapter, lang()):
+def _widget(name: str, n: int) -> None:
+    """One widget on paper: the formula with the chart's numbers, the static chart and its source; or a table."""
+    item = handout.widget_print(name, lang())
+    if isinstance(item, PrintTable):
+        if item.title:
+            st.markdown(f"**{md_escape(item.title)}**")
+        st.markdown(widget_tables.markdown(item))
+        if item.note:
+            st.caption(item.note)
+        source_note(*item.sources)
+        return
+    if item.latex:
+        st.caption(tr("handout.chart_note"))
+        for tex in item.latex:
+            st.latex(tex)
+    # not show_chart: the print config (no toolbar, no hover) and Plotly's own white template (theme=None)
+    st.plotly_chart(item.figure, config=figures.PRINT_CONFIG, theme=None, width="content", key=f"ho_chart_{n}")
+    source_note(*item.sources)
+
+
+def _block(block, n: int) -> None:
+    if block.kind in CALLOUTS:
+        CALLOUTS[block.kind](f"**{tr('chapters.' + block.kind)}**\n\n{block.text}")
+    elif block.kind == "formula":
+        formula_card(block.text)
+    elif block.kind == "widget":
+        _widget(block.text, n)
+    elif block.kind == "lab":
+        st.caption(tr("handout.lab", title=tr(page(block.text).title_key)))
+
+
+def _chapter(blocks: tuple) -> None:
+    heading = ""
+    for n, block in enumerate(blocks):
         if block.kind == "markdown":
-            st.markdown(block.text)
-        elif block.kind in CALLOUTS:
-            CALLOUTS[block.kind](f"**{tr('chapters.' + block.kind)}**\n\n{block.text}")
-        elif block.kind == "formula":
-            formula_card(block.text)
-        elif block.kind == "lab":
-            st.caption(tr("handout.lab", title=tr(page(block.text).title_key)))
+            text, heading = handout.split_heading(block.text)
+            if text:
+                st.markdown(text)
+            continue
+        # A heading that introduces this block prints on its page: one container, which the print style keeps
+        # whole (a heading's own break-after: avoid lets Chromium split the card below it instead).
+        with st.container():
+            if heading:
+                st.markdown(heading)
+                heading = ""
+            _block(block, n)
+    if heading:
+        st.markdown(heading)
 
 
 def _sheet(chapter: str, answers: bool) -> None:
@@ -89,7 +181,11 @@ def _sheet(chapter: str, answers: bool) -> None:
 
 def render() -> None:
     chapter, quiz, answers = _controls()
-    _print_button()
-    _chapter(chapter)
+    blocks = handout.chapter_blocks(chapter, lang())
+    charts = sum(b.kind == "widget" and isinstance(handout.widget_print(b.text, lang()), PrintChart)
+                 for b in blocks)
+    _print_buttons(chapter, charts)
+    st.header(tr(page(chapter).title_key))
+    _chapter(blocks)
     if quiz:
         _sheet(chapter, answers)

@@ -1,26 +1,103 @@
-"""Handouts in a real browser: the print layout hides the app around the chapter, and Chromium makes a PDF of it."""
+"""Handouts in a real browser: the print layout hides the app around the chapter, each widget prints as a static
+chart, formula cards print with KaTeX, and Chromium makes a PDF of it (its text read back with poppler's pdftotext).
+The app runs in dark mode (the browser prefers dark): the print must still be black on white."""
+
+import os
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
 
 import pytest
 
-from rocm_bridge import i18n
-from rocm_bridge.handout import quiz_sheet
+from rocm_bridge import figures, i18n
+from rocm_bridge.formulas import FORMULAS
+from rocm_bridge.handout import chapter_blocks, quiz_sheet, widget_print
+from rocm_bridge.widgets import PrintChart
 
 from browser import EXCEPTION, wait_for_app
 
+CHAPTER = "ch4"
+REQUIRE = os.environ.get("ROCM_BRIDGE_REQUIRE_BROWSER") == "1"  # .ci/run: a missing part fails, never skips
+# every control a widget could leave on the page; none may be visible on paper
+_VISIBLE_CONTROLS = """() => Array.from(document.querySelectorAll(
+    'input, textarea, select, button, [role="slider"], [role="switch"], [role="combobox"], [role="radio"], '
+    + '[data-baseweb="select"], .modebar')).filter(e => e.getClientRects().length > 0
+    && getComputedStyle(e).visibility !== 'hidden').map(e => e.outerHTML.slice(0, 80))"""
+
+
+def _pdf_text(pdf: bytes, tmp_path) -> str:
+    if not shutil.which("pdftotext"):
+        if REQUIRE:
+            pytest.fail("pdftotext (Debian poppler-utils) is missing; .ci/run installs it")
+        pytest.skip("no pdftotext (apt-get install poppler-utils; .ci/run does)")
+    path = tmp_path / "handout.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _luminance(css_colour: str) -> float:
+    r, g, b = (int(v) for v in re.findall(r"\d+", css_colour)[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
-def test_chapter_handout_prints_without_sidebar_or_widgets(app_server, page, lang):
-    page.goto(f"{app_server}/handout?lang={lang}&ho_doc=ch4&ho_quiz=1&ho_key=1")
+def test_chapter_handout_prints_charts_and_formula_cards_without_controls(app_server, page, lang, tmp_path):
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"{app_server}/handout?lang={lang}&ho_doc={CHAPTER}&ho_quiz=1&ho_key=1")
     wait_for_app(page, 60_000)
     assert page.locator(EXCEPTION).count() == 0
-    title = i18n.t("chapters.ch4.title", lang)
+    title = i18n.t(f"chapters.{CHAPTER}.title", lang)
     assert page.locator(f"h2:has-text('{title}')").count() >= 1
-    assert page.locator(".js-plotly-plot").count() == 0  # widgets are left out of a handout
-    last = quiz_sheet("ch4", lang)[-1]
+    charts = [widget_print(b.text, lang) for b in chapter_blocks(CHAPTER, lang) if b.kind == "widget"]
+    charts = [c for c in charts if isinstance(c, PrintChart)]
+    assert len(charts) == 1
+    page.wait_for_selector('[data-testid="stMain"] .js-plotly-plot svg.main-svg', state="attached", timeout=60_000)
+    app_bg = page.locator('[data-testid="stApp"]').evaluate("e => getComputedStyle(e).backgroundColor")
+    assert _luminance(app_bg) < 0.3, f"the app should be dark here, background {app_bg}"
+    last = quiz_sheet(CHAPTER, lang)[-1]
     assert page.get_by_text(i18n.t("handout.key_title", lang), exact=True).count() == 1
     assert last.number >= 8
+
+    # the print button opens the browser's dialog (stubbed: headless Chromium has none)
+    page.evaluate("() => { window.print = () => { window.__printed = (window.__printed || 0) + 1; }; }")
+    page.locator('[data-rb-action="print"]').click()
+    assert page.evaluate("window.__printed") == 1
+    # the charts as SVG files, made in the browser
+    with page.expect_download() as download:
+        page.locator("#rb-svg").click()
+    assert download.value.suggested_filename == f"{CHAPTER}-{lang}-1.svg"
+    svg = ET.parse(download.value.path()).getroot()
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg" and svg.get("width") == str(figures.PRINT_WIDTH)
+    svg_text = "".join(svg.itertext())
+    assert _squash(charts[0].figure.layout.title.text.replace("<br>", "")) in _squash(svg_text)
+
     page.emulate_media(media="print")
     assert page.locator('[data-testid="stSidebar"]').evaluate("e => getComputedStyle(e).display") == "none"
-    assert page.locator("button.rb-no-print").evaluate("e => getComputedStyle(e).display") == "none"
+    assert page.evaluate(_VISIBLE_CONTROLS) == []  # no widget control (nor the handout's own) on paper
+    plots = page.locator('[data-testid="stMain"] .js-plotly-plot')
+    assert plots.count() == len(charts)
+    main_svg = plots.first.locator("svg.main-svg").first
+    assert main_svg.get_attribute("width") == str(figures.PRINT_WIDTH)
+    assert main_svg.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 255, 255)"  # white paper
+    paragraph = page.locator('[data-testid="stMain"] [data-testid="stMarkdownContainer"] p').first
+    assert paragraph.evaluate("e => getComputedStyle(e).color") == "rgb(0, 0, 0)"
+    assert page.locator(".katex").first.evaluate("e => getComputedStyle(e).color") == "rgb(0, 0, 0)"
+    assert page.locator('[data-testid="stMain"] .katex').count() >= 2  # the card and the chart's worked formula
+
     pdf = page.pdf(format="A4")
     assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page") >= 3  # chapter, quiz sheet, key
+    text = _squash(_pdf_text(pdf, tmp_path))
+    layout = charts[0].figure.layout
+    for piece in (layout.title.text.replace("<br>", ""), layout.xaxis.title.text):  # the chart, as vector text
+        assert _squash(piece) in text, piece
+    card = FORMULAS["throughput"]
+    assert _squash(i18n.t(card.title_key, lang)) in text  # the formula card: title, KaTeX and its symbol table
+    assert "Throughput=" in text and "tcompute" in text
+    for _, meaning in card.symbols:
+        assert _squash(i18n.t(meaning, lang)) in text
+    assert _squash(i18n.t("handout.print", lang)) not in text  # the buttons stay off paper
