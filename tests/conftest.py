@@ -6,10 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from pg import db_url, pg_url, postgres  # noqa: F401 - fixtures: a private PostgreSQL cluster (tests/pg.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
+
+# Property tests check values, not speed: no per-example deadline (a loaded machine made them "flaky").
+settings.register_profile("rocm_bridge", deadline=None)
+settings.load_profile("rocm_bridge")
 
 # The quiz database and any other per-user files go to a throwaway directory for the whole run.
 os.environ.setdefault("ROCM_BRIDGE_DATA_DIR", str(Path(os.environ.get("TMPDIR", "/tmp")) / f"rocm_bridge_test_{os.getpid()}"))
