@@ -8,6 +8,7 @@ import streamlit as st
 
 from rocm_bridge import style
 from rocm_bridge.ui import source_note
+from rocm_bridge.ui.theme import palette
 
 _HOUSE_LAYOUT = {
     "font": {"family": style.FONT_FAMILY},
@@ -50,12 +51,15 @@ def house_layout(fig: Any, *, title: str, x_title: str | None = None, y_title: s
 
 
 def reference_line(fig: Any, *, y: float | None = None, x: float | None = None, text: str | None = None,
-                   dash: str = "dash", color: str = "#555555") -> Any:
-    """A horizontal (y=) or vertical (x=) line across the plot, with an optional label at its end.
+                   dash: str = "dash", color: str | None = None) -> Any:
+    """A horizontal (y=) or vertical (x=) line across the plot, with an optional label at its end; the colour
+    defaults to the reference-line grey of the visitor's theme (pass it in a figure cached across themes).
 
     Appended to layout.shapes / annotations directly: fig.add_hline costs ~9 ms per call (it resolves subplots)."""
     if (x is None) == (y is None):
         raise ValueError("give exactly one of x or y")
+    if color is None:
+        color = palette().line
     line = {"dash": dash, "color": color, "width": 1.5}
     if y is not None:
         shape = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y, "line": line}

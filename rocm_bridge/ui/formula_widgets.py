@@ -23,6 +23,7 @@ from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, tr
 from rocm_bridge.ui.charts import house_figure, reference_line, show_chart
 from rocm_bridge.ui.state import push_url
+from rocm_bridge.ui.theme import chart_theme, palette
 
 COMPAT_MARKS = {1: "✓", 0: "✗"}  # Compatible heatmap cells: a check on the compatible ones, a cross elsewhere
 FORMULA_IDS: tuple[str, ...] = ("compatible", "per_op_time", "throughput", "coverage", "speedup")
@@ -184,15 +185,16 @@ def _render_compatible(inp: _Inputs, embedded: bool) -> None:
     listed = "listed_yes" if check.listed_pair else ("listed_no" if check.result.value else "listed_no_zero")
     st.caption(tr(f"formula_lab.cp.{listed}", rocm=rocm, tf=tf))
     grid = fl.compat_grid(driver)
+    pal = palette()
+    ok, fail = pal.status["ok"], pal.status["fail"]
     fig = _figure(tr("formula_lab.cp.chart_title", driver=driver), tr("formula_lab.cp.axis_tf"),
                   tr("formula_lab.cp.axis_rocm"))
     fig.add_trace(go.Heatmap(
         x=grid.tensorflow, y=grid.rocm, z=grid.values, zmin=0, zmax=1,
         # two flat colours from a colour-blind-safe pair, and a mark in every cell: colour is never the only cue
-        colorscale=[[0, style.STATUS_COLORS["fail"]], [0.5, style.STATUS_COLORS["fail"]],
-                    [0.5, style.STATUS_COLORS["ok"]], [1, style.STATUS_COLORS["ok"]]],
+        colorscale=[[0, fail], [0.5, fail], [0.5, ok], [1, ok]],
         text=[[COMPAT_MARKS.get(v, "") for v in row] for row in grid.values], texttemplate="%{text}",
-        textfont={"color": "#FFFFFF", "size": 13},
+        textfont={"color": style.text_on(ok), "size": 13},
         colorbar={"tickvals": [0.25, 0.75], "ticktext": [f"✗ 0 · {tr('formula_lab.cp.legend_0')}",
                                                           f"✓ 1 · {tr('formula_lab.cp.legend_1')}"],
                   "thickness": 14, "len": 0.5, "title": {"text": "Compatible"}},
@@ -200,7 +202,7 @@ def _render_compatible(inp: _Inputs, embedded: bool) -> None:
     ))
     if tf in grid.tensorflow:
         fig.add_trace(go.Scatter(x=[tf], y=[rocm], mode="markers", name=tr("formula_lab.cp.picked"),
-                                 marker={"symbol": "square-open", "size": 22, "color": "black",
+                                 marker={"symbol": "square-open", "size": 22, "color": pal.ink,
                                          "line": {"width": 3}}))
     fig.update_xaxes(type="category")
     fig.update_yaxes(type="category", autorange="reversed")
@@ -266,9 +268,10 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
     else:
         st.caption(tr("formula_lab.po.launches_plain", n=plain.launches))
     labels = [b.name for b in result.bars]
+    parts = palette().part
     bars = [
         go.Bar(y=labels, x=[getattr(b.time, f"{part}_s") * 1e6 for b in result.bars], orientation="h",
-               name=tr(f"formula_lab.po.part_{part}"), marker_color=style.PART_COLORS[part])
+               name=tr(f"formula_lab.po.part_{part}"), marker_color=parts[part])
         for part in ("dispatch", "kernel", "sync")
     ]
     fig = _figure(tr("formula_lab.po.chart_title", shape=op_list.shape), tr("formula_lab.po.axis_time"), "",
@@ -350,17 +353,18 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
     st.caption(tr(f"formula_lab.tp.bound_{fl.bound_by(tc, tt)}"))
     mine = tr("formula_lab.tp.with_prefetch" if prefetch else "formula_lab.tp.without_prefetch")
     theirs = tr("formula_lab.tp.without_prefetch" if prefetch else "formula_lab.tp.with_prefetch")
+    pal = palette()
     traces = [
         go.Scatter(x=[p.batch for p in curve], y=[p.throughput for p in curve], mode="lines+markers",
-                   name=mine, line={"color": style.vendor_color(hw.vendor)}),
+                   name=mine, line={"color": pal.vendor_color(hw.vendor)}),
         go.Scatter(x=[p.batch for p in other], y=[p.throughput for p in other], mode="lines",
-                   name=theirs, line={"dash": "dot", "color": style.VENDOR_COLORS["CPU"]}),
+                   name=theirs, line={"dash": "dot", "color": pal.vendor["CPU"]}),
         go.Scatter(x=[batch], y=[value], mode="markers", name=tr("formula_lab.tp.your_batch"),
-                   marker={"size": 12, "symbol": "diamond", "color": "black"}),
+                   marker={"size": 12, "symbol": "diamond", "color": pal.ink}),
     ]
     fig = _figure(tr("formula_lab.tp.chart_title", label=hw.label), tr("formula_lab.tp.axis_batch"),
                   tr("formula_lab.tp.axis_throughput"), data=traces, xaxis={"type": "log"})
-    reference_line(fig, y=ceiling, text=tr("formula_lab.tp.ceiling", value=fl.fmt(ceiling)))
+    reference_line(fig, y=ceiling, text=tr("formula_lab.tp.ceiling", value=fl.fmt(ceiling)), color=pal.line)
     sources = _preset_sources(hw) + [tr("formula_lab.tp.model_source")]
     show_chart(fig, sources, key=inp.key("tp_chart"))
 
@@ -426,10 +430,11 @@ def _render_coverage(inp: _Inputs, embedded: bool) -> None:
         st.success(tr("formula_lab.cv.all_covered"), icon=":material/check:")
     fig = _figure(tr("formula_lab.cv.chart_title", model=_model_label(model)), tr("formula_lab.cv.axis_ops"), "")
     row = [tr("formula_lab.cv.op_types")]
+    status = palette().status
     fig.add_trace(go.Bar(y=row, x=[result.n_supported], orientation="h", name=tr("formula_lab.cv.covered"),
-                         marker_color=style.STATUS_COLORS["ok"]))
+                         marker_color=status["ok"]))
     fig.add_trace(go.Bar(y=row, x=[len(result.uncovered)], orientation="h", name=tr("formula_lab.cv.not_covered"),
-                         marker_color=style.STATUS_COLORS["fail"]))
+                         marker_color=status["fail"]))
     fig.update_layout(barmode="stack", height=260)
     show_chart(fig, [list_source, f"data/tf_kernel_registry ({target})"] + _preset_sources(hw),
                key=inp.key("cv_chart"))
@@ -460,7 +465,7 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
         view = fl.amdahl_view(before, after, part / 100.0)
     except InvalidInput as err:
         _show_error(err)
-    bars, amdahl = _speedup_figures(before, after, part, view, lang())
+    bars, amdahl = _speedup_figures(before, after, part, view, lang(), chart_theme())
     source = tr("formula_lab.sp.source")
     show_chart(bars, source, key=inp.key("sp_bars"))
     if view is None:
@@ -472,28 +477,32 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
 
 
 @functools.lru_cache(maxsize=256)
-def _speedup_figures(before: float, after: float, part: float, view: Any, lang_code: str) -> tuple[go.Figure, Any]:
+def _speedup_figures(before: float, after: float, part: float, view: Any, lang_code: str,
+                     theme: str) -> tuple[go.Figure, Any]:
     """Before/after bars and the Amdahl curve, built once per input (building Plotly objects dominates a rerun;
-    st.plotly_chart only reads them). lang_code keys the cache because the labels are translated."""
+    st.plotly_chart only reads them). lang_code and theme key the cache: the labels are translated and the
+    colours follow the theme."""
+    pal = style.palette(theme)
     fig = _figure(tr("formula_lab.sp.chart_title"), "", tr("formula_lab.sp.axis_time"))
     labels = [tr("formula_lab.sp.before_bar"), tr("formula_lab.sp.after_bar")]
     if view is None:
-        fig.add_trace(go.Bar(x=labels, y=[before, after], marker_color=style.VENDOR_COLORS["AMD"], showlegend=False))
+        fig.add_trace(go.Bar(x=labels, y=[before, after], marker_color=pal.vendor["AMD"], showlegend=False))
         return fig, None
     fig.add_trace(go.Bar(x=labels, y=[view.untouched_s, view.untouched_s], name=tr("formula_lab.sp.untouched"),
-                         marker_color=style.VENDOR_COLORS["CPU"]))
+                         marker_color=pal.vendor["CPU"]))
     fig.add_trace(go.Bar(x=labels, y=[view.part_before_s, view.part_after_s], name=tr("formula_lab.sp.optimised"),
-                         marker_color=style.VENDOR_COLORS["AMD"]))
+                         marker_color=pal.vendor["AMD"]))
     fig.layout.barmode = "stack"
     curve = fl.amdahl_curve(view.fraction_optimised, fl.LOCAL_SPEEDUPS)
     fig2 = _figure(tr("formula_lab.sp.amdahl_title", p=fl.fmt(part)), tr("formula_lab.sp.axis_local"),
                    tr("formula_lab.sp.axis_whole"))
     fig2.add_trace(go.Scatter(x=[c[0] for c in curve], y=[c[1] for c in curve], mode="lines",
-                              name=tr("formula_lab.sp.curve"), line={"color": style.VENDOR_COLORS["AMD"]}))
+                              name=tr("formula_lab.sp.curve"), line={"color": pal.vendor["AMD"]}))
     fig2.add_trace(go.Scatter(x=[view.local_speedup], y=[view.speedup], mode="markers",
-                              name=tr("formula_lab.sp.you"), marker={"size": 12, "symbol": "diamond", "color": "black"}))
+                              name=tr("formula_lab.sp.you"), marker={"size": 12, "symbol": "diamond", "color": pal.ink}))
     if view.ceiling != float("inf"):
-        reference_line(fig2, y=view.ceiling, text=tr("formula_lab.sp.ceiling", value=fl.fmt(view.ceiling)))
+        reference_line(fig2, y=view.ceiling, text=tr("formula_lab.sp.ceiling", value=fl.fmt(view.ceiling)),
+                       color=pal.line)
     fig2.layout.xaxis.type = "log"
     return fig, fig2
 

@@ -50,7 +50,7 @@ def _controls() -> tuple[str, bool, bool]:
 def _print_button() -> None:
     label = json.dumps(tr("handout.print"))[1:-1].replace("<", "&lt;")  # catalog text, escaped for HTML anyway
     st.html(_PRINT_CSS + f'<button class="rb-no-print" onclick="window.print()" '
-            f'style="padding:.4rem 1rem;border-radius:.5rem;border:1px solid #888;background:#fff;cursor:pointer">'
+            f'style="padding:.4rem 1rem;border-radius:.5rem;border:1px solid #888;background:transparent;color:inherit;cursor:pointer">'
             f"{label}</button>", unsafe_allow_javascript=True)
     st.caption(tr("handout.how"))
 

@@ -19,6 +19,7 @@ from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
 from rocm_bridge.ui.state import parse_flag, push_url, share_link, url_state
+from rocm_bridge.ui.theme import chart_theme, palette
 
 DEFAULT_COMPONENT = "cuda.math-blas"
 NO_TRACE = "none"
@@ -28,9 +29,10 @@ HIGHLIGHT = "#FFB000"  # path outline: the colour the app uses for "dispatch" pa
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~$])")
 
 
-def side_color(side: str) -> str:
-    vendor = stack.VENDOR_OF_SIDE[side]
-    return style.VENDOR_COLORS[vendor]
+def side_color(side: str, theme: str | None = None) -> str:
+    """The vendor colour of a stack column, in `theme` (default: the theme the visitor sees)."""
+    pal = style.palette(theme) if theme else palette()
+    return pal.vendor[stack.VENDOR_OF_SIDE[side]]
 
 
 def md(text: str) -> str:
@@ -64,10 +66,11 @@ def visible_layers(compact: bool, show_all: bool, extra: tuple[str, ...] = ()) -
 
 
 @functools.lru_cache(maxsize=128)
-def _cached_figure(layer_slugs: tuple[str, ...], selected: str, trace_op: str, hip_nv: bool, lang_code: str) -> go.Figure:
-    """build_figure once per view and language: building the Plotly object is most of a rerun's cost, and
-    st.plotly_chart only reads the figure. lang_code is part of the key because the labels are translated."""
-    return build_figure([stack.layer(slug) for slug in layer_slugs], selected, trace_op, hip_nv)
+def _cached_figure(layer_slugs: tuple[str, ...], selected: str, trace_op: str, hip_nv: bool, lang_code: str,
+                   theme: str) -> go.Figure:
+    """build_figure once per view, language and theme: building the Plotly object is most of a rerun's cost, and
+    st.plotly_chart only reads the figure. lang_code and theme are part of the key (translated labels, colours)."""
+    return build_figure([stack.layer(slug) for slug in layer_slugs], selected, trace_op, hip_nv, theme)
 
 
 def path_edges(trace_op: str, hip_on_nvidia: bool) -> list[tuple[str, str]]:
@@ -84,9 +87,11 @@ def path_edges(trace_op: str, hip_on_nvidia: bool) -> list[tuple[str, str]]:
 
 
 def build_figure(
-    layers: list[stack.Layer], selected: str, trace_op: str = NO_TRACE, hip_on_nvidia: bool = False
+    layers: list[stack.Layer], selected: str, trace_op: str = NO_TRACE, hip_on_nvidia: bool = False,
+    theme: str = "light",
 ) -> go.Figure:
     """The side-by-side stack diagram; the selected block is outlined, a traced path highlighted."""
+    pal = style.palette(theme)
     index = {layer.slug: i for i, layer in enumerate(layers)}
     edges = path_edges(trace_op, hip_on_nvidia)
     on_path = {cid for edge in edges for cid in edge}
@@ -94,9 +99,9 @@ def build_figure(
     # One trace per (side, look): per-point marker arrays (opacity, line) stop Plotly click-selection from
     # reaching Streamlit, so each look is its own trace with scalar marker settings.
     looks = {
-        "plain": {"opacity": 0.35 if on_path else 1.0, "line": {"width": 0.5, "color": "#FFFFFF"}},
+        "plain": {"opacity": 0.35 if on_path else 1.0, "line": {"width": 0.5, "color": pal.edge}},
         "path": {"opacity": 1.0, "line": {"width": 3, "color": HIGHLIGHT}},
-        "selected": {"opacity": 1.0, "line": {"width": 4, "color": "#111111"}},
+        "selected": {"opacity": 1.0, "line": {"width": 4, "color": pal.ink}},
     }
     for side in stack.SIDES:
         comps = [stack.component(c) for layer in layers if (c := layer.component_id(side))]
@@ -117,7 +122,9 @@ def build_figure(
                     text=[display_name(c) for c in group],
                     textposition="inside",
                     insidetextanchor="middle",
-                    textfont={"color": "#FFFFFF", "size": 12},
+                    # black or white, whichever reads on the block as drawn (a dimmed block shows the page)
+                    textfont={"color": style.text_on(style.blend(side_color(side, theme), pal.background,
+                                                                 marker["opacity"])), "size": 12},
                     customdata=[
                         [
                             c.id,
@@ -128,7 +135,7 @@ def build_figure(
                         for c in group
                     ],
                     hovertemplate="<b>%{text}</b><br>%{customdata[3]} · %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
-                    marker={"color": side_color(side), **marker},
+                    marker={"color": side_color(side, theme), **marker},
                     # our outline shows the selection; keep Plotly's own selection dimming out of it
                     selected={"marker": {"opacity": marker["opacity"]}},
                     unselected={"marker": {"opacity": marker["opacity"]}},
@@ -158,7 +165,7 @@ def build_figure(
             arrowhead=3,
             arrowsize=1.2,
             arrowwidth=2.5,
-            arrowcolor=HIGHLIGHT if same_column else side_color("hip"),
+            arrowcolor=HIGHLIGHT if same_column else side_color("hip", theme),
             text="",
         )
     title = tr("stack.chart_title_trace", op=trace_op) if trace_op != NO_TRACE else tr("stack.chart_title")
@@ -333,7 +340,7 @@ def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
     try:
         extra = (stack.component(selected).layer,)
         layers = tuple(layer.slug for layer in visible_layers(compact, show_all, extra))
-        fig = _cached_figure(layers, selected, trace_op, hip_nv, lang())
+        fig = _cached_figure(layers, selected, trace_op, hip_nv, lang(), chart_theme())
     except InvalidInput as err:  # a stale session value; the URL value was validated by url_state
         show_error(err)
         return
