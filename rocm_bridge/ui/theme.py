@@ -32,7 +32,6 @@ STREAMLIT_NAMES = {"auto": "System", "light": "Light", "dark": "Dark"}
 STORAGE_KEY = "stActiveTheme-{path}-v2"  # {path}: window.location.pathname when the page loaded
 _EXPLICIT = "_theme_explicit"  # the visitor (or the link) picked a theme in this session: apply it
 RELOAD_MARK = "rb-theme-reload"  # sessionStorage: the one reload done for a choice (never loop)
-_ICONS = {"auto": ":material/contrast:", "light": ":material/light_mode:", "dark": ":material/dark_mode:"}
 
 # Fixed text of this module; the only values put into it go through json.dumps.
 # Printing: Streamlit prints its backgrounds exactly (print-color-adjust: exact), so a dark page would print as
@@ -123,9 +122,10 @@ def apply_script(want: str) -> str:
 def render() -> None:
     """The sidebar switch, the choice written to the URL, and the script that applies an explicit choice."""
     choice()
-    labels = {c: f"{_ICONS[c]} {tr(f'theme.{c}')}" for c in CHOICES}  # captured now: AppTest formats later
-    st.sidebar.segmented_control(tr("theme.label"), options=list(CHOICES), format_func=labels.get, key=THEME_KEY,
-                                 required=True, on_change=_mark_explicit, help=tr("theme.help"))
+    labels = {c: tr(f"theme.{c}") for c in CHOICES}  # captured now: AppTest formats later
+    st.sidebar.segmented_control(":material/contrast: " + tr("theme.label"), options=list(CHOICES),
+                                 format_func=labels.get, key=THEME_KEY, required=True, on_change=_mark_explicit,
+                                 help=tr("theme.help"))
     current = st.session_state[THEME_KEY]
     if current == DEFAULT:
         st.query_params.pop(THEME_KEY, None)
