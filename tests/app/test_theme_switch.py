@@ -77,3 +77,51 @@ def test_choice_survives_navigation_and_combines_with_presenter_mode(app_test):
     assert 'const want = "dark";' in _script(at)
     assert _hip_colour(at) == style.palette("dark").vendor["HIP"]
     assert any("font-size: 21px" in h.proto.body for h in at.get("html"))  # presenter type, still dark
+
+
+def _mark_colours(fig: dict) -> list[tuple[str, str]]:
+    """(where, colour) of every colour the app set on a figure that is drawn against the page background: trace
+    markers and lines, reference lines, annotation text and arrows (text inside bars sits on the bar instead)."""
+    out = []
+
+    def add(where, value):
+        for c in value if isinstance(value, list) else [value]:
+            if isinstance(c, str) and c.startswith("#"):
+                out.append((where, c))
+
+    for t in fig["data"]:
+        name = t.get("name") or t["type"]
+        add(f"{name} marker", t.get("marker", {}).get("color"))
+        add(f"{name} line", t.get("line", {}).get("color"))
+        edge = t.get("marker", {}).get("line", {})
+        if edge.get("width", 0) >= 1:  # hairlines in the background colour only separate blocks
+            add(f"{name} outline", edge.get("color"))
+    for s in fig["layout"].get("shapes", []):
+        add("shape", s.get("line", {}).get("color"))
+    for a in fig["layout"].get("annotations", []):
+        add(f"annotation {a.get('text', '')[:20]}", a.get("font", {}).get("color"))
+        add("arrow", a.get("arrowcolor"))
+    return out
+
+
+DARK_PAGES = [
+    ("views/hardware.py", {}),
+    ("views/stack.py", {"st_trace": "tf.matmul"}),
+    ("views/coverage.py", {}),
+    ("views/live.py", {"lv_mode": "recorded"}),
+    *[("views/formula_lab.py", {"fl_formula": f}) for f in ("compatible", "per_op_time", "throughput", "coverage",
+                                                             "speedup")],
+]
+
+
+@pytest.mark.parametrize(("page", "query"), DARK_PAGES, ids=[f"{p[6:-3]}-{'-'.join(q.values())}" for p, q in DARK_PAGES])
+def test_every_chart_mark_reads_on_the_dark_background(app_test, page, query):
+    at = app_test(page, theme="dark", **query)
+    assert not at.exception
+    figs = ps.figures(at)
+    assert figs, "no chart on the page"
+    dark = style.BACKGROUND["dark"]
+    marks = [(ps.titles(f)[:30], where, c) for f in figs for where, c in _mark_colours(f)]
+    assert marks
+    low = [(t, w, c, round(style.contrast_ratio(c, dark), 2)) for t, w, c in marks if style.contrast_ratio(c, dark) < 3]
+    assert not low, low
