@@ -142,6 +142,7 @@ def test_code_editor_and_print_follow_dark(app_server, page):
     button = page.locator("button.rb-no-print")
     text = button.evaluate("e => getComputedStyle(e).color")
     assert style.contrast_ratio(_hex(text), "#171614") >= 4.5  # the print button reads on the dark page
+    page.wait_for_function("document.documentElement.dataset.rbDark === '1'", timeout=30_000)  # st.html runs late
     page.emulate_media(media="print")
     # Streamlit prints backgrounds exactly: a dark page prints as light paper with dark type instead
     assert "invert(1)" in page.evaluate("getComputedStyle(document.querySelector('[data-testid=\"stApp\"]')).filter")
