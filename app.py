@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from rocm_bridge.pages import DEFAULT_PAGE, GROUPS, PAGES
-from rocm_bridge.ui import presenter, tr
+from rocm_bridge.ui import presenter, theme, tr
 from rocm_bridge.ui.language import init_language
 from rocm_bridge.ui.runtime import keep_keras_state
 
@@ -22,6 +22,7 @@ def main() -> None:
     st.set_page_config(page_title="ROCm Bridge", page_icon=FAVICON, layout="wide",
                        initial_sidebar_state=presenter.sidebar_state())
     init_language()
+    theme.render()
     presenter.render()
     sections = {
         tr(f"nav.{group}"): [

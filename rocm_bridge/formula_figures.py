@@ -52,19 +52,21 @@ def model_label(key: str, lang: str) -> str:
 # --- the charts --------------------------------------------------------------------------------------------
 
 
-def compatible_figure(grid: fl.CompatGrid, driver: str, rocm: str, tf: str, lang: str) -> Any:
+def compatible_figure(grid: fl.CompatGrid, driver: str, rocm: str, tf: str, lang: str,
+                      theme: str = "light") -> Any:
     import plotly.graph_objects as go
 
     tr = _tr(lang)
+    pal = style.palette(theme)
     fig = _figure(tr("formula_lab.cp.chart_title", driver=driver), tr("formula_lab.cp.axis_tf"),
                   tr("formula_lab.cp.axis_rocm"))
     fig.add_trace(go.Heatmap(
         x=grid.tensorflow, y=grid.rocm, z=grid.values, zmin=0, zmax=1,
         # two flat colours from a colour-blind-safe pair, and a mark in every cell: colour is never the only cue
-        colorscale=[[0, style.STATUS_COLORS["fail"]], [0.5, style.STATUS_COLORS["fail"]],
-                    [0.5, style.STATUS_COLORS["ok"]], [1, style.STATUS_COLORS["ok"]]],
+        colorscale=[[0, pal.status["fail"]], [0.5, pal.status["fail"]],
+                    [0.5, pal.status["ok"]], [1, pal.status["ok"]]],
         text=[[COMPAT_MARKS.get(v, "") for v in row] for row in grid.values], texttemplate="%{text}",
-        textfont={"color": "#FFFFFF", "size": 13},
+        textfont={"color": style.text_on(pal.status["ok"]), "size": 13},
         colorbar={"tickvals": [0.25, 0.75], "ticktext": [f"✗ 0 · {tr('formula_lab.cp.legend_0')}",
                                                           f"✓ 1 · {tr('formula_lab.cp.legend_1')}"],
                   "thickness": 14, "len": 0.5, "title": {"text": "Compatible"}},
@@ -72,7 +74,7 @@ def compatible_figure(grid: fl.CompatGrid, driver: str, rocm: str, tf: str, lang
     ))
     if tf in grid.tensorflow:
         fig.add_trace(go.Scatter(x=[tf], y=[rocm], mode="markers", name=tr("formula_lab.cp.picked"),
-                                 marker={"symbol": "square-open", "size": 22, "color": "black",
+                                 marker={"symbol": "square-open", "size": 22, "color": pal.ink,
                                          "line": {"width": 3}}))
     fig.update_xaxes(type="category")
     fig.update_yaxes(type="category", autorange="reversed")
@@ -83,14 +85,15 @@ def compatible_sources(check: fl.CompatCheck) -> list[str]:
     return [s for s in {check.sources["rocm"], check.sources["driver"]} if s] or ["tf_rocm_compat.csv"]
 
 
-def per_op_figure(result: fl.OpListResult, shape: str, lang: str) -> Any:
+def per_op_figure(result: fl.OpListResult, shape: str, lang: str, theme: str = "light") -> Any:
     import plotly.graph_objects as go
 
     tr = _tr(lang)
+    pal = style.palette(theme)
     labels = [b.name for b in result.bars]
     bars = [
         go.Bar(y=labels, x=[getattr(b.time, f"{part}_s") * 1e6 for b in result.bars], orientation="h",
-               name=tr(f"formula_lab.po.part_{part}"), marker_color=style.PART_COLORS[part])
+               name=tr(f"formula_lab.po.part_{part}"), marker_color=pal.part[part])
         for part in ("dispatch", "kernel", "sync")
     ]
     return _figure(tr("formula_lab.po.chart_title", shape=shape), tr("formula_lab.po.axis_time"),
@@ -105,10 +108,11 @@ def per_op_sources(rec: fl.RecordedOps, lang: str) -> list[str]:
 
 
 def throughput_figure(hw: fl.HardwarePreset, wl: fl.Workload, batch: int, value: float, *, mixed: bool,
-                      prefetch: bool, lang: str) -> Any:
+                      prefetch: bool, lang: str, theme: str = "light") -> Any:
     import plotly.graph_objects as go
 
     tr = _tr(lang)
+    pal = style.palette(theme)
     curve = fl.throughput_curve(hw, wl, mixed=mixed, prefetch=prefetch)
     other = fl.throughput_curve(hw, wl, mixed=mixed, prefetch=not prefetch)
     ceiling = fl.throughput_ceiling(hw, wl, mixed=mixed, prefetch=prefetch)
@@ -116,16 +120,16 @@ def throughput_figure(hw: fl.HardwarePreset, wl: fl.Workload, batch: int, value:
     theirs = tr("formula_lab.tp.without_prefetch" if prefetch else "formula_lab.tp.with_prefetch")
     traces = [
         go.Scatter(x=[p.batch for p in curve], y=[p.throughput for p in curve], mode="lines+markers",
-                   name=mine, line={"color": style.vendor_color(hw.vendor)}),
+                   name=mine, line={"color": pal.vendor_color(hw.vendor)}),
         go.Scatter(x=[p.batch for p in other], y=[p.throughput for p in other], mode="lines",
-                   name=theirs, line={"dash": "dot", "color": style.VENDOR_COLORS["CPU"]}),
+                   name=theirs, line={"dash": "dot", "color": pal.vendor["CPU"]}),
         go.Scatter(x=[batch], y=[value], mode="markers", name=tr("formula_lab.tp.your_batch"),
-                   marker={"size": 12, "symbol": "diamond", "color": "black"}),
+                   marker={"size": 12, "symbol": "diamond", "color": pal.ink}),
     ]
     fig = _figure(tr("formula_lab.tp.chart_title", label=hw.label), tr("formula_lab.tp.axis_batch"),
                   tr("formula_lab.tp.axis_throughput"), data=traces,
                   xaxis={"type": "log", "dtick": 1})  # labels at powers of ten only
-    reference_line(fig, y=ceiling, text=tr("formula_lab.tp.ceiling", value=fl.fmt(ceiling)))
+    reference_line(fig, y=ceiling, text=tr("formula_lab.tp.ceiling", value=fl.fmt(ceiling)), color=pal.line)
     return fig
 
 
@@ -133,18 +137,19 @@ def throughput_sources(hw: fl.HardwarePreset, lang: str) -> list[str]:
     return preset_sources(hw, lang) + [i18n.t("formula_lab.tp.model_source", lang)]
 
 
-def coverage_figure(result: fl.CoverageResult, model: str, lang: str) -> Any:
+def coverage_figure(result: fl.CoverageResult, model: str, lang: str, theme: str = "light") -> Any:
     import plotly.graph_objects as go
 
     tr = _tr(lang)
+    pal = style.palette(theme)
     # one bar: the axis title names it, so its tick label would only repeat it
     fig = _figure(tr("formula_lab.cv.chart_title", model=model_label(model, lang)), tr("formula_lab.cv.axis_ops"),
                   tr("formula_lab.cv.op_types"), yaxis={"showticklabels": False})
     row = [tr("formula_lab.cv.op_types")]
     fig.add_trace(go.Bar(y=row, x=[result.n_supported], orientation="h", name=tr("formula_lab.cv.covered"),
-                         marker_color=style.STATUS_COLORS["ok"]))
+                         marker_color=pal.status["ok"]))
     fig.add_trace(go.Bar(y=row, x=[len(result.uncovered)], orientation="h", name=tr("formula_lab.cv.not_covered"),
-                         marker_color=style.STATUS_COLORS["fail"]))
+                         marker_color=pal.status["fail"]))
     fig.update_layout(barmode="stack", height=260)
     return fig
 
@@ -154,31 +159,35 @@ def coverage_sources(list_source: str, target: str, hw: fl.HardwarePreset, lang:
 
 
 @functools.lru_cache(maxsize=256)
-def speedup_figures(before: float, after: float, part: float, view: Any, lang: str) -> tuple[Any, Any]:
+def speedup_figures(before: float, after: float, part: float, view: Any, lang: str,
+                    theme: str = "light") -> tuple[Any, Any]:
     """Before/after bars and the Amdahl curve (None without a view), built once per input (building Plotly objects
-    dominates a rerun; st.plotly_chart only reads them). lang keys the cache because the labels are translated."""
+    dominates a rerun; st.plotly_chart only reads them). lang and theme key the cache: the labels are translated
+    and the colours follow the visitor's theme (style.palette; the handout prints in the light one)."""
     import plotly.graph_objects as go
 
     tr = _tr(lang)
+    pal = style.palette(theme)
     fig = _figure(tr("formula_lab.sp.chart_title"), "", tr("formula_lab.sp.axis_time"))
     labels = [tr("formula_lab.sp.before_bar"), tr("formula_lab.sp.after_bar")]
     if view is None:
-        fig.add_trace(go.Bar(x=labels, y=[before, after], marker_color=style.VENDOR_COLORS["AMD"], showlegend=False))
+        fig.add_trace(go.Bar(x=labels, y=[before, after], marker_color=pal.vendor["AMD"], showlegend=False))
         return fig, None
     fig.add_trace(go.Bar(x=labels, y=[view.untouched_s, view.untouched_s], name=tr("formula_lab.sp.untouched"),
-                         marker_color=style.VENDOR_COLORS["CPU"]))
+                         marker_color=pal.vendor["CPU"]))
     fig.add_trace(go.Bar(x=labels, y=[view.part_before_s, view.part_after_s], name=tr("formula_lab.sp.optimised"),
-                         marker_color=style.VENDOR_COLORS["AMD"]))
+                         marker_color=pal.vendor["AMD"]))
     fig.layout.barmode = "stack"
     curve = fl.amdahl_curve(view.fraction_optimised, fl.LOCAL_SPEEDUPS)
     fig2 = _figure(tr("formula_lab.sp.amdahl_title", p=fl.fmt(part)), tr("formula_lab.sp.axis_local"),
                    tr("formula_lab.sp.axis_whole"))
     fig2.add_trace(go.Scatter(x=[c[0] for c in curve], y=[c[1] for c in curve], mode="lines",
-                              name=tr("formula_lab.sp.curve"), line={"color": style.VENDOR_COLORS["AMD"]}))
+                              name=tr("formula_lab.sp.curve"), line={"color": pal.vendor["AMD"]}))
     fig2.add_trace(go.Scatter(x=[view.local_speedup], y=[view.speedup], mode="markers",
-                              name=tr("formula_lab.sp.you"), marker={"size": 12, "symbol": "diamond", "color": "black"}))
+                              name=tr("formula_lab.sp.you"), marker={"size": 12, "symbol": "diamond", "color": pal.ink}))
     if view.ceiling != float("inf"):
-        reference_line(fig2, y=view.ceiling, text=tr("formula_lab.sp.ceiling", value=fl.fmt(view.ceiling)))
+        reference_line(fig2, y=view.ceiling, text=tr("formula_lab.sp.ceiling", value=fl.fmt(view.ceiling)),
+                       color=pal.line)
     fig2.layout.xaxis.update(type="log", dtick=1)  # labels at powers of ten only
     return fig, fig2
 

@@ -24,9 +24,9 @@ def _tr(lang: str, key: str, /, **params: object) -> str:
     return i18n.t(key, lang, **params)
 
 
-def side_color(side: str) -> str:
-    vendor = stack.VENDOR_OF_SIDE[side]
-    return style.VENDOR_COLORS[vendor]
+def side_color(side: str, theme: str = "light") -> str:
+    """The vendor colour of a stack column in a theme (style.palette)."""
+    return style.palette(theme).vendor[stack.VENDOR_OF_SIDE[side]]
 
 
 def display_name(comp: stack.Component, lang: str) -> str:
@@ -43,10 +43,12 @@ def visible_layers(compact: bool, show_all: bool, extra: tuple[str, ...] = ()) -
 
 
 @functools.lru_cache(maxsize=128)
-def cached_figure(layer_slugs: tuple[str, ...], selected: str, trace_op: str, hip_nv: bool, lang: str) -> Any:
-    """build_figure once per view and language: building the Plotly object is most of a rerun's cost, and
-    st.plotly_chart only reads the figure. lang is part of the key because the labels are translated."""
-    return build_figure([stack.layer(slug) for slug in layer_slugs], selected, trace_op, hip_nv, lang=lang)
+def cached_figure(layer_slugs: tuple[str, ...], selected: str, trace_op: str, hip_nv: bool, lang: str,
+                  theme: str = "light") -> Any:
+    """build_figure once per view, language and theme: building the Plotly object is most of a rerun's cost, and
+    st.plotly_chart only reads the figure. lang and theme are part of the key (translated labels, colours)."""
+    return build_figure([stack.layer(slug) for slug in layer_slugs], selected, trace_op, hip_nv, lang=lang,
+                        theme=theme)
 
 
 def path_edges(trace_op: str, hip_on_nvidia: bool) -> list[tuple[str, str]]:
@@ -63,11 +65,13 @@ def path_edges(trace_op: str, hip_on_nvidia: bool) -> list[tuple[str, str]]:
 
 
 def build_figure(
-    layers: list[stack.Layer], selected: str, trace_op: str = NO_TRACE, hip_on_nvidia: bool = False, *, lang: str
+    layers: list[stack.Layer], selected: str, trace_op: str = NO_TRACE, hip_on_nvidia: bool = False, *, lang: str,
+    theme: str = "light",
 ) -> Any:
     """The side-by-side stack diagram; the selected block is outlined, a traced path highlighted."""
     import plotly.graph_objects as go
 
+    pal = style.palette(theme)
     index = {layer.slug: i for i, layer in enumerate(layers)}
     edges = path_edges(trace_op, hip_on_nvidia)
     on_path = {cid for edge in edges for cid in edge}
@@ -75,9 +79,9 @@ def build_figure(
     # One trace per (side, look): per-point marker arrays (opacity, line) stop Plotly click-selection from
     # reaching Streamlit, so each look is its own trace with scalar marker settings.
     looks = {
-        "plain": {"opacity": 0.35 if on_path else 1.0, "line": {"width": 0.5, "color": "#FFFFFF"}},
+        "plain": {"opacity": 0.35 if on_path else 1.0, "line": {"width": 0.5, "color": pal.edge}},
         "path": {"opacity": 1.0, "line": {"width": 3, "color": HIGHLIGHT}},
-        "selected": {"opacity": 1.0, "line": {"width": 4, "color": "#111111"}},
+        "selected": {"opacity": 1.0, "line": {"width": 4, "color": pal.ink}},
     }
     for side in stack.SIDES:
         comps = [stack.component(c) for layer in layers if (c := layer.component_id(side))]
@@ -98,7 +102,9 @@ def build_figure(
                     text=[display_name(c, lang) for c in group],
                     textposition="inside",
                     insidetextanchor="middle",
-                    textfont={"color": "#FFFFFF", "size": 12},
+                    # black or white, whichever reads on the block as drawn (a dimmed block shows the page)
+                    textfont={"color": style.text_on(style.blend(side_color(side, theme), pal.background,
+                                                                 marker["opacity"])), "size": 12},
                     customdata=[
                         [
                             c.id,
@@ -109,7 +115,7 @@ def build_figure(
                         for c in group
                     ],
                     hovertemplate="<b>%{text}</b><br>%{customdata[3]} · %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
-                    marker={"color": side_color(side), **marker},
+                    marker={"color": side_color(side, theme), **marker},
                     # our outline shows the selection; keep Plotly's own selection dimming out of it
                     selected={"marker": {"opacity": marker["opacity"]}},
                     unselected={"marker": {"opacity": marker["opacity"]}},
@@ -139,7 +145,7 @@ def build_figure(
             arrowhead=3,
             arrowsize=1.2,
             arrowwidth=2.5,
-            arrowcolor=HIGHLIGHT if same_column else side_color("hip"),
+            arrowcolor=HIGHLIGHT if same_column else side_color("hip", theme),
             text="",
         )
     title = _tr(lang, "stack.chart_title_trace", op=trace_op) if trace_op != NO_TRACE else _tr(lang, "stack.chart_title")

@@ -8,21 +8,28 @@ from rocm_bridge import style
 from rocm_bridge.coverage.analysis import CoverageReport
 from rocm_bridge.coverage.registry import DEFAULT, DTYPE_GAP, GPU, NO_GPU_BUILD, NO_GPU_KERNEL, STATUSES, UNKNOWN_OP
 
-STATUS_COLORS: dict[str, str] = {
-    GPU: style.STATUS_COLORS["ok"],
-    DEFAULT: style.VENDOR_COLORS["HOST"],
-    DTYPE_GAP: style.STATUS_COLORS["warn"],
-    NO_GPU_KERNEL: style.STATUS_COLORS["fail"],
-    UNKNOWN_OP: style.VENDOR_COLORS["RECORDED"],
-    NO_GPU_BUILD: style.STATUS_COLORS["skipped"],
-}
+
+def status_colors(theme: str = "light") -> dict[str, str]:
+    """Registry status -> bar colour in a theme (style.palette)."""
+    pal = style.palette(theme)
+    return {
+        GPU: pal.status["ok"],
+        DEFAULT: pal.vendor["HOST"],
+        DTYPE_GAP: pal.status["warn"],
+        NO_GPU_KERNEL: pal.status["fail"],
+        UNKNOWN_OP: pal.vendor["RECORDED"],
+        NO_GPU_BUILD: pal.status["skipped"],
+    }
 
 
-def status_figure(reports: Sequence[CoverageReport], status_label: Callable[[str], str], by: str = "ops"):
+def status_figure(reports: Sequence[CoverageReport], status_label: Callable[[str], str], by: str = "ops",
+                  theme: str = "light"):
     """Stacked bars, one per registry: how many op types (by="ops") or graph nodes (by="nodes") have each
-    status. Titles and axis units are set by the caller (rocm_bridge.ui.charts.house_layout)."""
+    status, in the colours of `theme`. Titles and axis units are set by the caller
+    (rocm_bridge.ui.charts.house_layout)."""
     import plotly.graph_objects as go
 
+    colors = status_colors(theme)
     fig = go.Figure()
     x = [rep.registry_label for rep in reports]
     for status in STATUSES:
@@ -32,7 +39,7 @@ def status_figure(reports: Sequence[CoverageReport], status_label: Callable[[str
                 name=status_label(status),
                 x=x,
                 y=counts,
-                marker_color=STATUS_COLORS[status],
+                marker_color=colors[status],
                 text=counts,
                 textangle=0,
                 cliponaxis=False,

@@ -6,11 +6,18 @@ from typing import Any
 
 import streamlit as st
 
-from rocm_bridge import style
-from rocm_bridge.figures import house_figure, house_layout, reference_line  # re-exported for the pages
+from rocm_bridge import figures, style
+from rocm_bridge.figures import house_figure, house_layout  # re-exported for the pages
 from rocm_bridge.ui import source_note
+from rocm_bridge.ui.theme import palette
 
 __all__ = ["house_figure", "house_layout", "reference_line", "show_chart"]
+
+
+def reference_line(fig: Any, *, color: str | None = None, **kwargs: Any) -> Any:
+    """figures.reference_line in the reference-line grey of the visitor's theme unless a colour is given (pass
+    one in a figure cached across themes)."""
+    return figures.reference_line(fig, color=color or palette().line, **kwargs)
 
 
 def show_chart(fig: Any, source: str | list[str], *, key: str | None = None, **kwargs: Any) -> Any:

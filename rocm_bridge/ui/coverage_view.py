@@ -15,6 +15,7 @@ from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.ui import show_error, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
 from rocm_bridge.ui.state import parse_flag, push_url, url_state
+from rocm_bridge.ui.theme import chart_theme
 from rocm_bridge.ui.upload import file_upload
 
 # --- tracing ----------------------------------------------------------------------------------------------
@@ -144,7 +145,7 @@ def status_chart(model: coverage.TracedModel, reports: list[coverage.CoverageRep
     axes = {"x_title": tr("coverage.chart_x"), "y_title": tr(f"coverage.chart_y.{by}")}
     example = coverage.EXAMPLES.get(model.name)
     title = tr("coverage.chart_title", model=tr(example.title_key) if example else model.name)
-    fig = house_layout(chart.status_figure(reports, _status, by), title=title, **axes)
+    fig = house_layout(chart.status_figure(reports, _status, by, chart_theme()), title=title, **axes)
     sources = [tr("coverage.chart_source", file=r.registry_source, method=r.registry_method) for r in reports]
     show_chart(fig, [*sources, tr("coverage.chart_traced", tf=model.tf_version or "?")], key="cv_chart")
 

@@ -23,6 +23,7 @@ from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, tr
 from rocm_bridge.ui.charts import show_chart
 from rocm_bridge.ui.state import push_url
+from rocm_bridge.ui.theme import chart_theme
 from rocm_bridge.widgets import FORMULA_WIDGETS
 
 FORMULA_IDS: tuple[str, ...] = FORMULA_WIDGETS
@@ -173,7 +174,7 @@ def _render_compatible(inp: _Inputs, embedded: bool) -> None:
         st.info(tr("formula_lab.cp.unsourced", name=names[name], rocm=rocm), icon=":material/help:")
     listed = "listed_yes" if check.listed_pair else ("listed_no" if check.result.value else "listed_no_zero")
     st.caption(tr(f"formula_lab.cp.{listed}", rocm=rocm, tf=tf))
-    fig = ff.compatible_figure(fl.compat_grid(driver), driver, rocm, tf, lang())
+    fig = ff.compatible_figure(fl.compat_grid(driver), driver, rocm, tf, lang(), chart_theme())
     show_chart(fig, ff.compatible_sources(check), key=inp.key("cp_chart"))
 
 
@@ -234,7 +235,7 @@ def _render_per_op(inp: _Inputs, embedded: bool) -> None:
                       share=fl.fmt(100 * (plain.total_s - result.total_s) / plain.total_s, 3)))
     else:
         st.caption(tr("formula_lab.po.launches_plain", n=plain.launches))
-    fig = ff.per_op_figure(result, op_list.shape, lang())
+    fig = ff.per_op_figure(result, op_list.shape, lang(), chart_theme())
     show_chart(fig, src, key=inp.key("po_chart"))
     if fusion:
         for name, separate, fused in fl.measured_fusion_kernels(op_list, result):
@@ -296,7 +297,8 @@ def _render_throughput(inp: _Inputs, embedded: bool) -> None:
     try:
         tc, tt = fl.step_times(batch, hw, wl, mixed)
         value = fl.step_throughput(batch, tc, tt, prefetch)
-        fig = ff.throughput_figure(hw, wl, batch, value, mixed=mixed, prefetch=prefetch, lang=lang())
+        fig = ff.throughput_figure(hw, wl, batch, value, mixed=mixed, prefetch=prefetch, lang=lang(),
+                                   theme=chart_theme())
     except InvalidInput as err:
         _show_error(err)
         return
@@ -370,7 +372,8 @@ def _render_coverage(inp: _Inputs, embedded: bool) -> None:
                        link=hw.link_name, calls=cost.calls, step=fl.fmt(cost.per_step_s * 1e3)))
     else:
         st.success(tr("formula_lab.cv.all_covered"), icon=":material/check:")
-    show_chart(ff.coverage_figure(result, model, lang()), ff.coverage_sources(list_source, target, hw, lang()),
+    show_chart(ff.coverage_figure(result, model, lang(), chart_theme()),
+               ff.coverage_sources(list_source, target, hw, lang()),
                key=inp.key("cv_chart"))
 
 
@@ -400,7 +403,7 @@ def _render_speedup(inp: _Inputs, embedded: bool) -> None:
         view = fl.amdahl_view(before, after, part / 100.0)
     except InvalidInput as err:
         _show_error(err)
-    bars, amdahl = ff.speedup_figures(before, after, part, view, lang())
+    bars, amdahl = ff.speedup_figures(before, after, part, view, lang(), chart_theme())
     source = tr("formula_lab.sp.source")
     show_chart(bars, source, key=inp.key("sp_bars"))
     if view is None:

@@ -80,7 +80,7 @@ _SCRIPT = """
 })();
 </script>
 """
-_BUTTON_STYLE = "padding:.4rem 1rem;border-radius:.5rem;border:1px solid #888;background:#fff;color:#000;cursor:pointer"
+_BUTTON_STYLE = "padding:.4rem 1rem;border-radius:.5rem;border:1px solid #888;background:transparent;color:inherit;cursor:pointer"
 
 
 def _controls() -> tuple[str, bool, bool]:

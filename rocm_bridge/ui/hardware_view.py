@@ -11,12 +11,13 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from rocm_bridge import hardware as hw
-from rocm_bridge import measured, style
+from rocm_bridge import measured
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.text import md_escape, source_markdown
 from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 from rocm_bridge.ui.state import parse_flag, share_link, url_state
+from rocm_bridge.ui.theme import palette
 
 GPUS_KEY, GCD_KEY, BASE_KEY, PREC_KEY = "hw_gpus", "hw_gcd", "hw_base", "hw_prec"
 MAX_GPUS = 6  # more bars or roofs than this in one chart cannot be told apart
@@ -31,11 +32,12 @@ def _style_of(ids: list[str]) -> dict[str, tuple[str, str, str]]:
     """GPU id -> (colour, bar pattern, line dash): vendor colour, and patterns to tell same-vendor GPUs apart."""
     seen: dict[str, int] = {}
     out = {}
+    pal = palette()
     for gid in ids:
         vendor = hw.gpu(gid).vendor
         n = seen.get(vendor, 0)
         seen[vendor] = n + 1
-        out[gid] = (style.vendor_color(vendor), PATTERNS[n % len(PATTERNS)], DASHES[n % len(DASHES)])
+        out[gid] = (pal.vendor_color(vendor), PATTERNS[n % len(PATTERNS)], DASHES[n % len(DASHES)])
     return out
 
 
@@ -57,7 +59,7 @@ def host_label(host: measured.HostMeasurement) -> str:
 
 
 def host_color(host: measured.HostMeasurement) -> str:
-    return style.VENDOR_COLORS["RECORDED" if host.recorded else "HOST"]
+    return palette().vendor["RECORDED" if host.recorded else "HOST"]
 
 
 def peaks_figure(ids: list[str], per_gcd: bool, host: measured.HostMeasurement | None = None) -> go.Figure:
@@ -111,6 +113,7 @@ def peaks_figure(ids: list[str], per_gcd: bool, host: measured.HostMeasurement |
 def _mark_not_published(fig: go.Figure, ids: list[str], precisions: list[str], per_gcd: bool, n_groups: int) -> None:
     """Write 'not published' where a bar is missing, so an empty slot never reads as zero."""
     width = 0.8 / n_groups  # Plotly's default bargap 0.2 split evenly between the grouped traces
+    muted = palette().muted
     for i, gid in enumerate(ids):
         g = hw.gpu(gid)
         for j, precision in enumerate(precisions):
@@ -124,7 +127,7 @@ def _mark_not_published(fig: go.Figure, ids: list[str], precisions: list[str], p
                     text=tr("hardware.not_published"),
                     textangle=-90,
                     showarrow=False,
-                    font={"size": 10, "color": "#777777"},
+                    font={"size": 10, "color": muted},
                     hovertext=f"{g.model}: {tr('hardware.not_published')}",
                 )
 
@@ -251,6 +254,7 @@ def roofline_figure(
 
 def measured_figure() -> go.Figure:
     rows = [b for b in hw.benchmarks() if b.ratio is not None]
+    pal = palette()
     fig = go.Figure(
         go.Bar(
             orientation="h",
@@ -258,7 +262,7 @@ def measured_figure() -> go.Figure:
             x=[b.ratio for b in rows],
             text=[f"{b.ratio:.2f}x" for b in rows],
             textposition="outside",
-            marker={"color": [style.vendor_color("AMD") if b.ratio >= 1 else "#9E9E9E" for b in rows]},
+            marker={"color": [pal.vendor["AMD"] if b.ratio >= 1 else pal.neutral for b in rows]},
             customdata=[[b.who, b.date, b.software[:80]] for b in rows],
             hovertemplate="<b>%{y}</b>: %{x:.2f}x<br>%{customdata[0]}, %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
         )

@@ -14,6 +14,7 @@ from rocm_bridge.limits import HIPIFY_UPLOAD_MB
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, share_link, url_state
+from rocm_bridge.ui.theme import palette
 from rocm_bridge.ui.upload import file_upload
 
 VIEWS = ("report", "diff", "lint", "flow")
@@ -114,7 +115,7 @@ def editor() -> str:
                            options={"wrap": True, "showLineNumbers": True},  # long lines wrap, never cut
                            # Ace's built-in theme: the component's own streamlit_light/dark themes @import Google
                            # Fonts, a request off this server on every visit (docs/security.md, offline)
-                           props={"theme": "textmate"})
+                           props={"theme": palette().code_editor})  # textmate, or tomorrow_night when dark
         if isinstance(resp, dict) and resp.get("type") and isinstance(resp.get("text"), str):
             code = resp["text"]
     st.session_state[CODE_KEY] = code

@@ -15,6 +15,7 @@ from rocm_bridge.live import published as pub
 from rocm_bridge.text import md_escape, source_link
 from rocm_bridge.ui import lang, tr
 from rocm_bridge.ui.charts import house_figure, show_chart
+from rocm_bridge.ui.theme import chart_theme
 
 SPEC_SOURCE = "data/gpu_specs.csv (datasheet peaks)"
 # Two-line bar labels in a fixed size: presenter mode caps a chart at 80 % of the screen height, and larger
@@ -55,17 +56,18 @@ def ratio_text(bar: pub.Bar, lang_code: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str) -> go.Figure:
-    """Horizontal bars (own figures, then published ones) with the datasheet peaks as markers. Cached per input
-    and language: building Plotly objects costs more than the rest of a rerun."""
+def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str, theme: str = "light") -> go.Figure:
+    """Horizontal bars (own figures, then published ones) with the datasheet peaks as markers. Cached per input,
+    language and theme: building Plotly objects costs more than the rest of a rerun."""
+    pal = style.palette(theme)
     labels = [bar_label(b, lang_code) for b in bars]
     texts = [f"{b.tflops:.0f} TFLOP/s<br>{ratio_text(b, lang_code)}" for b in bars]
     hovers = [hover_text(b, lang_code) for b in bars]
     traces = []
     groups = (
-        ("recorded", style.VENDOR_COLORS["RECORDED"]),
-        ("measured", style.VENDOR_COLORS["HOST"]),
-        ("published", style.VENDOR_COLORS["AMD"]),
+        ("recorded", pal.vendor["RECORDED"]),
+        ("measured", pal.vendor["HOST"]),
+        ("published", pal.vendor["AMD"]),
     )
     for origin, color in groups:
         idx = [i for i, b in enumerate(bars) if b.origin == origin]
@@ -90,7 +92,7 @@ def figure(bars: tuple[pub.Bar, ...], dtype: str, lang_code: str) -> go.Figure:
             y=[labels[i] for i in with_peak],
             mode="markers",
             name=i18n.t("live.pub.legend_peak", lang_code),
-            marker={"symbol": "line-ns-open", "size": 26, "line": {"width": 3}, "color": "#000000"},
+            marker={"symbol": "line-ns-open", "size": 26, "line": {"width": 3}, "color": pal.ink},
         )
     )
     # The figure and its share of the peak in a column right of the plot, where no bar or marker covers them.
@@ -162,7 +164,7 @@ def show_published(doc: dict, src: str) -> None:
     )
     bars = pub.comparison(doc, dtype)
     sources = [src, *_distinct_sources(bars), SPEC_SOURCE]
-    show_chart(figure(tuple(bars), dtype, lang()), sources, key=f"lv_pub_chart_{doc.get('file', 'live')}")
+    show_chart(figure(tuple(bars), dtype, lang(), chart_theme()), sources, key=f"lv_pub_chart_{doc.get('file', 'live')}")
     st.caption(tr("live.pub.ratio_note"))
     st.dataframe(_table(bars, doc), hide_index=True)
     with st.expander(tr("live.pub.quotes")):

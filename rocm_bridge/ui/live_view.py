@@ -7,7 +7,7 @@ import json
 import plotly.graph_objects as go
 import streamlit as st
 
-from rocm_bridge import measured, style
+from rocm_bridge import measured
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.live import BACKEND_LABELS, available_backends, get_backend
 from rocm_bridge.live.install import install_hints, this_platform
@@ -17,6 +17,7 @@ from rocm_bridge.text import md_escape
 from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 from rocm_bridge.ui.live_published import show_published
+from rocm_bridge.ui.theme import palette
 
 RESULT_KEY = "lv_result"
 CHECK_KEY = "lv_check"
@@ -238,7 +239,7 @@ def _show_matmul(res: dict, doc: dict, src: str) -> None:
     fig = go.Figure()
     for dtype in dict.fromkeys(r["dtype"] for r in rows):
         pts = [r for r in rows if r["dtype"] == dtype]
-        color = style.DTYPE_COLORS.get(dtype)
+        color = palette().dtype.get(dtype)
         fig.add_scatter(
             x=[r["n"] for r in pts],
             y=[r["tflops"] for r in pts],
@@ -277,7 +278,7 @@ def _show_h2d(res: dict, doc: dict, src: str) -> None:
         hide_index=True,
     )
     fig = go.Figure(
-        go.Bar(x=[r["mode"] for r in rows], y=[r["gbs"] for r in rows], marker_color=style.PART_COLORS["transfer"])
+        go.Bar(x=[r["mode"] for r in rows], y=[r["gbs"] for r in rows], marker_color=palette().part["transfer"])
     )
     house_layout(fig, title=tr("live.chart.h2d"), y_title=tr("live.axis.gbs"))
     show_chart(fig, src, key=f"lv_h2d_{doc.get('file', 'live')}")
@@ -290,7 +291,7 @@ def _show_dispatch(res: dict, doc: dict, src: str) -> None:
     fig = go.Figure()
     for part, value in (("dispatch", res["dispatch_us"]), ("sync", res["sync_us"])):
         fig.add_bar(
-            x=[value], y=["T"], orientation="h", name=tr(f"live.part.{part}"), marker_color=style.PART_COLORS[part]
+            x=[value], y=["T"], orientation="h", name=tr(f"live.part.{part}"), marker_color=palette().part[part]
         )
     fig.update_layout(barmode="stack")
     house_layout(fig, title=tr("live.chart.dispatch"), x_title=tr("live.axis.us"))
@@ -330,7 +331,7 @@ def _show_pipeline(res: dict, doc: dict, src: str) -> None:
         go.Bar(
             x=[tr(k) for k in labels],
             y=[res[k] for k in keys],
-            marker_color=[style.VENDOR_COLORS["HOST"]] * 2 + [style.STATUS_COLORS["skipped"]] * 2,
+            marker_color=[palette().vendor["HOST"]] * 2 + [palette().status["skipped"]] * 2,
         )
     )
     house_layout(fig, title=tr("live.chart.pipeline"), y_title=tr("live.axis.items"))
@@ -363,7 +364,7 @@ def _show_speedups(bench: dict, doc: dict, src: str) -> None:
     shown = [(tr(labels[b]), bench[b][k]) for b, k in parts if bench.get(b, {}).get("status") == "ok"]
     if len(shown) < 2:
         return
-    fig = go.Figure(go.Bar(x=[x for x, _ in shown], y=[y for _, y in shown], marker_color=style.VENDOR_COLORS["HOST"]))
+    fig = go.Figure(go.Bar(x=[x for x, _ in shown], y=[y for _, y in shown], marker_color=palette().vendor["HOST"]))
     reference_line(fig, y=1.0, dash="dot")
     house_layout(fig, title=tr("live.chart.speedups"), y_title=tr("live.axis.speedup"))
     show_chart(fig, src, key=f"lv_speed_{doc.get('file', 'live')}")

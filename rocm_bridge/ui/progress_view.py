@@ -18,15 +18,15 @@ def mastery_chart(values: list[tuple[str, float, str]], *, title: str, source: s
     """A bar per chapter: (chapter id, mastery 0..1, bar label)."""
     import plotly.graph_objects as go
 
-    from rocm_bridge import style
     from rocm_bridge.ui.charts import house_layout, show_chart
+    from rocm_bridge.ui.theme import palette
 
     fig = go.Figure(
         go.Bar(
             x=[tr(page(ch).title_key) for ch, _, _ in values],
             y=[round(100 * m, 1) for _, m, _ in values],
             text=[label for _, _, label in values],
-            marker_color=style.STATUS_COLORS["ok"],
+            marker_color=palette().status["ok"],
         )
     )
     house_layout(fig, title=title, x_title=tr("progress.axis_chapter"), y_title=tr("progress.axis_mastery"))

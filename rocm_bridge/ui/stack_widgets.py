@@ -19,6 +19,7 @@ from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
 from rocm_bridge.ui.state import parse_flag, push_url, share_link, url_state
+from rocm_bridge.ui.theme import chart_theme
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~$])")
 
@@ -188,7 +189,7 @@ def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
     try:
         extra = (stack.component(selected).layer,)
         layers = tuple(layer.slug for layer in visible_layers(compact, show_all, extra))
-        fig = cached_figure(layers, selected, trace_op, hip_nv, lang())
+        fig = cached_figure(layers, selected, trace_op, hip_nv, lang(), chart_theme())
     except InvalidInput as err:  # a stale session value; the URL value was validated by url_state
         show_error(err)
         return
@@ -230,7 +231,7 @@ def api_count_figure() -> go.Figure:
             orientation="h",
             y=labels,
             x=[c.cuda_names for c in counts],
-            marker_color=side_color("cuda"),
+            marker_color=side_color("cuda", chart_theme()),
             hovertemplate="%{y}: %{x}<extra>" + tr("stack.api_cuda") + "</extra>",
         )
     )
@@ -241,7 +242,7 @@ def api_count_figure() -> go.Figure:
             y=labels,
             x=[c.with_hip for c in counts],
             customdata=[c.hip_library for c in counts],
-            marker_color=side_color("hip"),
+            marker_color=side_color("hip", chart_theme()),
             hovertemplate="%{y} -> %{customdata}: %{x}<extra></extra>",
         )
     )
@@ -252,7 +253,7 @@ def api_count_figure() -> go.Figure:
             y=labels,
             x=[c.with_roc for c in counts],
             customdata=[c.roc_library or "" for c in counts],
-            marker_color=side_color("rocm"),
+            marker_color=side_color("rocm", chart_theme()),
             hovertemplate="%{y} -> %{customdata}: %{x}<extra></extra>",
         )
     )
