@@ -72,3 +72,18 @@ def test_cli_reports_the_minimum_and_flags_apis_newer_than_rocm_version():
     assert done.stderr.count("will not compile there") == 1
     bad = _cli("--rocm-version", "five", "-", stdin=SRC)
     assert bad.returncode == 2 and "--rocm-version wants a release number" in bad.stderr
+
+
+def test_warp_sync_builtins_are_kept_and_need_rocm_6_2():
+    """HIPIFY lists __shfl_down_sync as unsupported and __any_sync not at all; HIP has both since ROCm 6.2
+    (data/hipify_corrections.csv): the name stays, nothing is 'left for you', and the report says which ROCm."""
+    src = ("__global__ void k(int *o, int v) {\n"
+           "  v += __shfl_down_sync(0xffffffffffffffffull, v, 1);\n"
+           "  o[0] = __any_sync(__activemask(), v > 0);\n}\n")
+    result = translate(src)
+    assert result.output.endswith(src)  # only hip_runtime.h is added
+    m = minimum_rocm(result, "5.2")
+    assert m.version == "6.2"
+    assert sorted(r.hip_name for r in m.too_new) == ["__activemask", "__any_sync", "__shfl_down_sync"]
+    summary = report.summarize(result)
+    assert (summary.converted, summary.unsupported) == (3, 0)

@@ -271,15 +271,29 @@ def merge(rows, versions, table: Path = TABLE, cuda_versions: dict | None = None
 
 
 def apply_corrections(table_rows: list[dict[str, str]], corrections: list[dict[str, str]]) -> int:
-    """Give the corrected name to each table row a correction names; returns how many rows changed."""
+    """Give the corrected name (and versions, where the correction has them) to each table row a correction
+    names, or add the row when the table has none for that CUDA name; returns how many rows changed."""
     changed = 0
+    source = CORRECTIONS.relative_to(ROOT).as_posix()
     for c in corrections:
-        for r in table_rows:
-            if (r["cuda_name"], r["variant"], r["api_group"], r["hip_name"]) == (
-                    c["cuda_name"], c["variant"], c["api_group"], c["hipify_name"]):
-                r["hip_name"] = c["corrected_name"]
-                r["source_table"] = CORRECTIONS.relative_to(ROOT).as_posix()
-                changed += 1
+        key = (c["cuda_name"], c["variant"], c["api_group"])
+        mine = [r for r in table_rows if (r["cuda_name"], r["variant"], r["api_group"]) == key]
+        targets = [r for r in mine if r["hip_name"] in (c["hipify_name"], c["corrected_name"])]
+        if not mine:  # a name HIPIFY does not list at all
+            header = table_rows[0].keys() if table_rows else ()
+            new = dict.fromkeys(header, "")
+            new.update({"cuda_name": c["cuda_name"], "variant": c["variant"], "api_group": c["api_group"],
+                        "target_library": "HIP runtime", "kind": c.get("kind", ""), "section": c.get("section", "")})
+            table_rows.append(new)
+            targets = [new]
+        for r in targets:
+            before = dict(r)
+            r["hip_name"] = c["corrected_name"]
+            for col in ("hip_added", "hip_changed"):
+                if c.get(col):
+                    r[col] = c[col]
+            r["source_table"] = source
+            changed += r != before
     return changed
 
 

@@ -17,7 +17,11 @@ Targets: "hip" (the call was mapped to a HIP library: hipSPARSE, the HIP runtime
 ROCm library under --roc: rocSPARSE ...), "miopen" (cuDNN mapped to MIOpen under --miopen). `arity` is the CUDA argument count a rule was written for; a call
 with another count is left alone (an overload or macro we do not understand) and reported.
 
-Where HIPIFY has no rule but HIP 5.x does not compile the translated call, we add one and say why:
+Where HIPIFY has no rule but HIP 5.x does not compile the translated call, we add one and say why (found by
+compiling real-world CUDA with ROCm 5.2's hipcc, bench/hipify_realworld.py, and by comparing CUDA 13's
+cuda_runtime_api.h defaults with hip_runtime_api.h):
+- arguments CUDA gives a default and HIP 5.2 does not (cudaStreamWaitEvent's flags ...) are written out, and
+  CUDA's T** overloads that HIP 5.2 lacks (cudaHostAlloc ...) get a void** cast;
 - the kernel argument of the execution-control and occupancy APIs: HIP declares it `const void*` (a function
   pointer does not convert implicitly) and ROCm 5.2's templates cover only some of the calls, so the symbol is
   cast as AMD's own samples do (hip_runtime_api.h, ROCm 5.2: hipFuncSetAttribute, hipFuncGetAttributes,
@@ -41,6 +45,7 @@ import re
 
 _VOID_CAST = "reinterpret_cast<const void*>"
 _SIZE_T_CAST = "reinterpret_cast<size_t*>"
+_VOID_PP_CAST = "reinterpret_cast<void**>"
 _SOLVE = "rocsparse_solve_policy_auto"
 _FORCE = "rocsparse_analysis_policy_force"
 # rocBLAS data type constant (the table's --roc name of CUDA_R_32F ...) -> rocSPARSE's (rocsparse-types.h, 5.3.0)
@@ -96,6 +101,20 @@ RULES: dict[str, tuple[Rule, ...]] = {
     "cuOccupancyMaxPotentialBlockSizeWithFlags": (Rule("hip", 7, (("remove", 3, ""),), "hipify.tr.b2d_dropped"),),
     # pinned host memory: hipHostMalloc takes the flags cudaMallocHost does not have
     "cudaMallocHost": (Rule("hip", 2, (("insert", 2, "hipHostMallocDefault"),)),),
+    # CUDA's T** overloads (cuda_runtime.h) that ROCm 5.2's hip_runtime_api.h does not have: a float** does not
+    # convert to void** implicitly
+    "cudaHostAlloc": (Rule("hip", 3, (("wrap", 0, _VOID_PP_CAST),)),),
+    "cudaHostGetDevicePointer": (Rule("hip", 3, (("wrap", 0, _VOID_PP_CAST),)),),
+    "cudaMallocPitch": (Rule("hip", 4, (("wrap", 0, _VOID_PP_CAST),)),),
+    # arguments CUDA declares with a default (__dv(0), cuda_runtime_api.h) and ROCm 5.2 without one
+    "cudaStreamWaitEvent": (Rule("hip", 2, (("insert", 2, "0"),)),),
+    "cudaMalloc3DArray": (Rule("hip", 3, (("insert", 3, "0"),)),),
+    "cudaSignalExternalSemaphoresAsync": (Rule("hip", 3, (("insert", 3, "0"),)),),
+    "cudaWaitExternalSemaphoresAsync": (Rule("hip", 3, (("insert", 3, "0"),)),),
+    "cudaStreamGetCaptureInfo": (Rule("hip", 2, (("insert", 2, "nullptr"),)),),
+    # CUDA 12 made cudaGraphInstantiate (exec, graph, flags = 0); HIP keeps CUDA 11's (exec, graph, error node,
+    # log buffer, log size). The three-argument call already becomes hipGraphInstantiateWithFlags (overloads)
+    "cudaGraphInstantiate": (Rule("hip", 2, (("insert", 2, "nullptr, nullptr, 0"),)),),
     # cuDNN -> MIOpen (--miopen): MIOpen has no NaN-propagation argument; LRN takes its mode; FindEx is exhaustive
     "cudnnSetPooling2dDescriptor": (Rule("miopen", 9, (("remove", 2, ""),)),),
     "cudnnGetPooling2dDescriptor": (Rule("miopen", 9, (("remove", 2, ""),)),),
