@@ -137,8 +137,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
     """Rename every table name; record each occurrence in result.references.
 
     Returns the other edits (HIP_SYMBOL wraps, argument rules) and whether the renames are among them (only
-    when an argument list was reordered); otherwise they are result.references.edits() and the lines they
-    touch are already in result.changed_lines."""
+    when an argument list was reordered); otherwise they are result.references.edits()."""
     text = lexed.text
     amap = active_map(opts.roc, opts.miopen)
     edits: list[tuple[int, int, str]] = []
@@ -148,14 +147,13 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
     add_offset, add_line, add_col, add_which = (refs.offsets.append, refs.lines.append, refs.cols.append,
                                                 refs.which.append)
     regroups: list[tuple[list[tuple[int, int]], object]] = []
-    touched: set[int] = set()  # lines of the renames
     count, rfind = text.count, text.rfind
     line, line_start, prev = 1, 0, 0  # ids come in offset order: line numbers by counting newlines between
     shadowed = _declared_variables(lexed, amap, result)
     blas_v1 = _legacy_blas(lexed)
     # names whose every occurrence gets the same record and no context rewrite: after the first occurrence they
-    # take the short path below (name -> (record index, renamed))
-    plain: dict[str, tuple[int, bool]] = {}
+    # take the short path below (name -> record index)
+    plain: dict[str, int] = {}
     contextual = OVERLOADS.keys() | SYMBOL_ARGS.keys() | RULES.keys() | MIOPEN_ARGS.keys()
     for start, name in zip(lexed.id_starts, lexed.id_names, strict=True):
         if name in shadowed and not re.compile(_TAG_BEFORE).search(lexed.masked, max(0, start - 16), start):
@@ -171,9 +169,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
             add_offset(start)
             add_line(line)
             add_col(col)
-            add_which(known[0])
-            if known[1]:
-                touched.add(line)
+            add_which(known)
             continue
         end = start + len(name)
         rec = amap.get(name)
@@ -190,7 +186,6 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
                     add_line(line)
                     add_col(col)
                     add_which(k)
-                    touched.add(line)
             continue
         f = parsed.get(name)
         if f is None:
@@ -223,8 +218,6 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
                 arity, reorder = MIOPEN_ARGS[name]
                 if args is not None and (arity is None or len(args[0]) == arity):
                     regroups.append((args[0], reorder))
-            if hip != name:
-                touched.add(line)
         else:
             status = EXPERIMENTAL if hip else UNSUPPORTED
             hip = ""
@@ -237,13 +230,9 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
         add_col(col)
         add_which(k)
         if same:
-            plain[name] = (k, status == CONVERTED and hip != name)
+            plain[name] = k
     if regroups:
         return regroup(text, [*refs.edits(), *edits], regroups), True
-    if result.changed_lines:
-        result.changed_lines |= touched
-    else:
-        result.changed_lines = touched
     return edits, False
 
 
@@ -478,6 +467,8 @@ def translate(text: str, options: Options | None = None) -> Result:
     for start, _end, _repl in edits:
         lines.add(lexed.line_of(start))
     out = apply_edits(text, edits, () if renames_listed else result.references.edits())
+    if not renames_listed:  # after the output, not before: its chunks and these 70k ints are not live at once
+        lines.update(result.references.rename_lines())
     if lexed.launches:
         from rocm_bridge.hipify.launch import rewrite_launches
 
