@@ -89,6 +89,17 @@ def test_one_record_per_name_and_outcome_with_its_count_and_first_use():
                                   if r.status == CONVERTED and r.hip_name != r.name]
 
 
+def test_changed_lines_include_the_renames_read_from_the_table():
+    result = translate(SRC)
+    renamed = {r.line for r in result.references if r.status == CONVERTED and r.hip_name != r.name}
+    assert renamed == {2, 3, 5, 6, 7}
+    assert result.changed_lines == renamed | {1}  # line 1: the include mapped, hip_runtime.h added before it
+    assert result.lines_changed == 6 and result.changed_lines == renamed | {1}  # read twice: no duplicates
+    src = "k<<<1, 1>>>(p);\ncudaFree(p);\n"
+    launched = translate(src, Options(kernel_syntax=True))  # the launch rewrite adds its line before any read
+    assert launched.changed_lines == {1, 2}
+
+
 def test_references_built_by_hand():
     refs = References()
     assert len(refs) == 0 and not refs and refs == [] and list(refs.edits()) == []
@@ -146,6 +157,18 @@ def test_streamed_renames_and_chunked_output_give_the_plain_result(seed, monkeyp
 def test_no_edits_returns_the_text_itself():
     text = "x" * 10
     assert ed.apply_edits(text, []) is text
+
+
+@pytest.mark.parametrize("flush", [1, 2, 4096])
+@pytest.mark.parametrize(("renames", "extras", "want"), [
+    ([(0, 3, "")], [], ""),  # everything replaced by nothing
+    ([], [(0, 0, "")], "abc"),
+    ([(0, 1, "")], [(0, 0, ""), (3, 3, "!")], "bc!"),
+    ([(1, 2, "")], [(0, 0, "")], "ac"),
+])
+def test_empty_replacements(flush, renames, extras, want, monkeypatch):
+    monkeypatch.setattr(ed, "_FLUSH", flush)
+    assert ed.apply_edits("abc", list(extras), iter(renames)) == want == _plain_apply("abc", renames + extras)
 
 
 # --- lexer ----------------------------------------------------------------------------------------------------

@@ -11,17 +11,20 @@ from bisect import bisect_left, bisect_right
 
 from rocm_bridge.hipify.args import Rule, rewrite
 
-_FLUSH = 4096  # apply_edits joins its pieces into one chunk every this many
+_FLUSH = 4096  # apply_edits appends its pieces to the output every this many
 
 
 def apply_edits(text: str, edits: list[tuple[int, int, str]], renames=()) -> str:
     """text with the edits applied (sorted by (start, end), stable; an edit overlapping an earlier one is dropped).
 
     renames: more edits, already in offset order and none of zero width (References.edits()); on an equal
-    (start, end) they go before the listed edits, which are the ones added after them. The pieces are joined
-    into a chunk every _FLUSH edits, so ~200k small strings never live at once."""
+    (start, end) they go before the listed edits, which are the ones added after them.
+
+    Memory: every _FLUSH edits the pieces are joined and appended to the result with +=, which CPython does in
+    place (a str nothing else refers to is resized, not copied), so neither ~200k small strings nor a list of
+    chunks as large as the output lives beside it: the peak is the output and one chunk."""
     edits.sort(key=lambda e: (e[0], e[1]))
-    chunks: list[str] = []
+    result = ""
     out: list[str] = []
     last = 0
     inf = float("inf")
@@ -42,7 +45,7 @@ def apply_edits(text: str, edits: list[tuple[int, int, str]], renames=()) -> str
         out.append(repl)
         last = end
         if len(out) > _FLUSH:
-            chunks.append("".join(out))
+            result += "".join(out)
             out.clear()
     while nxt is not None:
         if ns >= last:
@@ -51,12 +54,11 @@ def apply_edits(text: str, edits: list[tuple[int, int, str]], renames=()) -> str
             last = ne
         nxt = next(extra, None)
         ns, ne = (nxt[0], nxt[1]) if nxt else (inf, inf)
-    if not chunks and not out:
+    if last == 0 and not result and not out:  # nothing edited (or only empty insertions at 0)
         return text
     out.append(text[last:])
-    chunks.append("".join(out))
-    out.clear()
-    return chunks[0] if len(chunks) == 1 else "".join(chunks)
+    result += "".join(out)
+    return result
 
 
 def regroup(text: str, edits: list[tuple[int, int, str]], regroups: list) -> list[tuple[int, int, str]]:

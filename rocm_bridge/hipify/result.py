@@ -185,7 +185,8 @@ class Result:
         self.references = References()
         self.headers: list[HeaderChange] = []
         self.launches: list[Launch] = []
-        self.changed_lines: set[int] = set()  # 1-based lines of the input that changed
+        self._changed_lines: set[int] = set()
+        self._renames_pending = False  # True: the renames' lines are still to be added to _changed_lines
         self.notes: list[tuple[str, int, int]] = []  # (note key, line, col)
         self.lexed = None  # the input's scan (rocm_bridge.hipify.lexer.Lexed), reused by lint
         self.skipped: list[tuple[int, int]] = []  # spans left alone by skip_excluded
@@ -215,6 +216,22 @@ class Result:
                 out.setdefault(info.api_group, Counter())[info.status] += n
             self._counts = out
         return self._counts
+
+    @property
+    def changed_lines(self) -> set[int]:
+        """1-based lines of the input that changed. The lines of the renames (most of them) are read from the
+        reference table on first use: a large file's set is not built while the translation still holds its
+        masked text and output."""
+        if self._renames_pending:
+            # update (one C-level call, idempotent) before clearing the flag: a page thread reading the same
+            # cached result at the same moment never sees a partial set
+            self._changed_lines.update(self.references.rename_lines())
+            self._renames_pending = False
+        return self._changed_lines
+
+    def defer_rename_lines(self) -> None:
+        """The translator's renames are the reference table's edits(): add their lines when changed_lines is read."""
+        self._renames_pending = True
 
     @property
     def lines_changed(self) -> int:

@@ -467,8 +467,8 @@ def translate(text: str, options: Options | None = None) -> Result:
     for start, _end, _repl in edits:
         lines.add(lexed.line_of(start))
     out = apply_edits(text, edits, () if renames_listed else result.references.edits())
-    if not renames_listed:  # after the output, not before: its chunks and these 70k ints are not live at once
-        lines.update(result.references.rename_lines())
+    if not renames_listed:
+        result.defer_rename_lines()  # their lines join changed_lines when it is first read
     if lexed.launches:
         from rocm_bridge.hipify.launch import rewrite_launches
 
