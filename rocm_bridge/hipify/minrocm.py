@@ -71,7 +71,8 @@ def minimum_rocm(result: Result, target: str = "") -> MinimumRocm:
     refs = result.references
     by_hip: dict[str, list] = {}  # HIP name -> [first reference, CUDA name, added, uses]
     any_hip = False
-    # one pass over the distinct (name, HIP name, status) records, not over every reference
+    # one pass over the distinct (name, HIP name, status) records, not over every reference; they come in order
+    # of first use, so the first record of a HIP name gives the CUDA name, version and line shown
     for info, first, uses in zip(refs.infos, refs.firsts, refs.counts(), strict=True):
         if info.status != CONVERTED or not info.hip_name:
             continue
@@ -85,8 +86,6 @@ def minimum_rocm(result: Result, target: str = "") -> MinimumRocm:
             by_hip[info.hip_name] = [first, info.name, added, uses]
         else:
             entry[3] += uses
-            if first < entry[0]:  # the name used first gives the CUDA name and version shown
-                entry[:3] = [first, info.name, added]
     lines, cols = refs.lines, refs.cols
     reqs = sorted(
         (Requirement(h, cuda, added, lines[first], cols[first], uses) for h, (first, cuda, added, uses) in by_hip.items()),

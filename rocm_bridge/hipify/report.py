@@ -34,7 +34,7 @@ def conversion_percentage(n_converted: int, n_total: int) -> float | None:
     """100 x the coverage formula (rocm_bridge.formulas.coverage: R = N_supported / N_total); None when there is
     nothing to convert. The counts come from the translator (0 <= converted <= total), so the formula's input
     checks cannot fail here, and the command line does not import the formulas module (its dataclasses cost more
-    than the rest of a one-line run's report); tests/test_hipify_engine.py checks both give the same value."""
+    than the rest of a one-line run's report); tests/test_hipify_result.py checks both give the same value."""
     if n_total <= 0:
         return None
     return 100.0 * (n_converted / n_total)
