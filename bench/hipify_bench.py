@@ -11,7 +11,7 @@
    compared with the engine.
 4. Issue 12: the whole process on a one-line file (CPU of the child, median), the scaling of the whole process
    from 1k to 200k lines (us per line) and its peak memory (the child's own ru_maxrss, from os.wait4) at 200k
-   lines; with --hipify-perl PATH the same rows for HIPIFY's bin/hipify-perl (run with perl).
+   lines; with --hipify-perl PATH the same rows for HIPIFY's bin/hipify-perl (run with perl, -quiet-warnings).
 
     python bench/hipify_bench.py [--runs 7] [--hipify-perl PATH] [--only-process]
 """
@@ -132,7 +132,9 @@ def process_rows(runs: int, perl: Path | None) -> list[tuple[str, str, str, str,
     """(what, cpu ms, us/line, peak MB, note) for the one-line file and the scaling series."""
     tools = [("rocm_bridge", lambda f: [sys.executable, "-m", "rocm_bridge", "hipify", str(f)])]
     if perl is not None:
-        tools.append(("hipify-perl", lambda f: ["perl", str(perl), str(f)]))
+        # -quiet-warnings: without it hipify-perl checks every line against each of ~3,000 names it warns about
+        # (its per-line warning loop), about 29 s of CPU for 1,000 lines here, so 200k lines would take hours
+        tools.append(("hipify-perl", lambda f: ["perl", str(perl), "-quiet-warnings", str(f)]))
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         one = Path(tmp) / "one.cu"

@@ -12,7 +12,6 @@ the browser lets through and is still too large gets a translated message, never
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +25,8 @@ DOCTOR_LOG_MB = 2
 @lru_cache(maxsize=1)
 def server_upload_mb() -> int:
     """server.maxUploadSize from .streamlit/config.toml (Streamlit's default when unset)."""
+    import tomllib  # here, not at the top: the hipify command line imports this module and never reads it
+
     try:
         with CONFIG.open("rb") as fh:
             return int(tomllib.load(fh).get("server", {}).get("maxUploadSize", STREAMLIT_DEFAULT_MB))

@@ -187,6 +187,8 @@ def _one(name: str, target: Path | None, args, opts, lang: str, shown: str | Non
         return EXIT_IO
     if decoded.bad_utf8_at is not None:
         _say(f"{shown}: " + t("hipify.note.not_utf8", lang, offset=decoded.bad_utf8_at))
+    if not args.inplace:
+        data = None  # only the --inplace backup needs the bytes read: a large input is not held twice
     result, findings = _translate(decoded.text, args, opts)
     _report(result, findings, shown, args, lang)
     if collect is not None:
@@ -220,6 +222,7 @@ def _translate(text: str, args, opts):
 
     result = translate(text, opts)
     findings = [] if args.no_lint else lint(text, result.lexed)
+    result.lexed = None  # the scan (masked text, offsets) is not needed by the report: free it before the output
     return result, findings
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -28,6 +27,8 @@ class HeaderMap(NamedTuple):
 
 @lru_cache(maxsize=1)
 def header_table() -> dict[str, HeaderMap]:
+    import csv  # here: a file without includes never reads the table
+
     with HEADERS_CSV.open(newline="", encoding="utf-8") as fh:
         return {row["cuda_header"]: HeaderMap(**row) for row in csv.DictReader(fh)}
 

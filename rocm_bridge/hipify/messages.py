@@ -25,7 +25,7 @@ def _entries() -> dict[str, dict[str, str]]:
     cache = _cache_file()
     try:
         with cache.open("rb") as fh:
-            stored_key, out = marshal.load(fh)
+            stored_key, out = marshal.loads(fh.read())  # load(fh) would call readinto once per object
         if stored_key == key:
             return out
     except (OSError, EOFError, ValueError, TypeError):
@@ -48,9 +48,19 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 
 def _cache_file() -> Path:
+    """One file per checkout (named by a hash of the locales path): two checkouts, or the app and a copy of the
+    tool, sharing one cache file would each find the other's key and parse the TOML on every start."""
     from rocm_bridge.hipify.index import cache_dir
 
-    return cache_dir() / f"hipify_messages_v{FORMAT}.marshal"
+    return cache_dir() / f"hipify_messages_v{FORMAT}_{_fnv1a(str(LOCALES)):08x}.marshal"
+
+
+def _fnv1a(text: str) -> int:
+    """32-bit FNV-1a (str hashes change from run to run; hashlib costs an import)."""
+    h = 0x811C9DC5
+    for b in text.encode("utf-8", "surrogateescape"):
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
 
 
 def _parse(paths: list[Path]) -> dict[str, dict[str, str]]:

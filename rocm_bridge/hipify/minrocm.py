@@ -68,23 +68,27 @@ def valid_version(text: str) -> bool:
 def minimum_rocm(result: Result, target: str = "") -> MinimumRocm:
     """The minimum ROCm of result's output, and with target the APIs newer than that release."""
     table = active_map(result.options.roc, result.options.miopen)
-    by_hip: dict[str, dict] = {}
+    refs = result.references
+    by_hip: dict[str, list] = {}  # HIP name -> [first reference, CUDA name, added, uses]
     any_hip = False
-    for ref in result.references:
-        if ref.status != CONVERTED or not ref.hip_name:
+    # one pass over the distinct (name, HIP name, status) records, not over every reference; they come in order
+    # of first use, so the first record of a HIP name gives the CUDA name, version and line shown
+    for info, first, uses in zip(refs.infos, refs.firsts, refs.counts(), strict=True):
+        if info.status != CONVERTED or not info.hip_name:
             continue
         any_hip = True
-        rec = table.get(ref.name)
+        rec = table.get(info.name)
         added = fields(rec)[HIP_ADDED] if rec is not None else ""
         if not added:
             continue
-        entry = by_hip.get(ref.hip_name)
+        entry = by_hip.get(info.hip_name)
         if entry is None:
-            by_hip[ref.hip_name] = {"cuda": ref.name, "added": added, "line": ref.line, "col": ref.col, "uses": 1}
+            by_hip[info.hip_name] = [first, info.name, added, uses]
         else:
-            entry["uses"] += 1
+            entry[3] += uses
+    lines, cols = refs.lines, refs.cols
     reqs = sorted(
-        (Requirement(h, e["cuda"], e["added"], e["line"], e["col"], e["uses"]) for h, e in by_hip.items()),
+        (Requirement(h, cuda, added, lines[first], cols[first], uses) for h, (first, cuda, added, uses) in by_hip.items()),
         key=lambda r: (r.line, r.col),
     )
     reqs.sort(key=lambda r: (_key(r.added) + (0, 0, 0))[:3], reverse=True)  # newest first, then by first use

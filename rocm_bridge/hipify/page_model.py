@@ -117,7 +117,7 @@ class Flow:
 
 def migration_flow(result: Result, findings: tuple[Finding, ...] | list[Finding]) -> Flow:
     lexed = result.lexed
-    kinds = Counter(k for _, _, k in lexed.opaque) if lexed else Counter()
+    kinds = Counter(lexed.op_kinds) if lexed else Counter()
     flow = Flow()
     flow.scan = {
         "lines": summarize(result).lines_total,
@@ -127,16 +127,18 @@ def migration_flow(result: Result, findings: tuple[Finding, ...] | list[Finding]
         "launches": len(result.launches),
         "references": len(result.references),
     }
-    per_name: dict[tuple[str, str, str, str], int] = Counter(
-        (r.name, r.hip_name, r.api_group, r.status) for r in result.references)
+    refs = result.references
+    per_name: dict[tuple[str, str, str, str], int] = Counter()
+    for i, n in zip(refs.infos, refs.counts(), strict=True):
+        per_name[(i.name, i.hip_name, i.api_group, i.status)] += n
     flow.mapping = [
         {"cuda": name, "hip": hip, "api_group": group, "status": status, "count": n}
         for (name, hip, group, status), n in sorted(per_name.items(), key=lambda kv: (-kv[1], kv[0][0]))
     ]
     s = summarize(result)
     flow.rewrite = {
-        "renamed": sum(1 for r in result.references if r.status == CONVERTED and r.hip_name != r.name),
-        "kept": sum(1 for r in result.references if r.status == CONVERTED and r.hip_name == r.name),
+        "renamed": sum(n for (name, hip, _g, status), n in per_name.items() if status == CONVERTED and hip != name),
+        "kept": sum(n for (name, hip, _g, status), n in per_name.items() if status == CONVERTED and hip == name),
         "headers": len(result.headers),
         "launches_rewritten": s.launches_rewritten,
         "lines_changed": s.lines_changed,

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from rocm_bridge.hipify.index import API_GROUPS
 from rocm_bridge.hipify.lint import Finding
 from rocm_bridge.hipify.messages import t
-from rocm_bridge.hipify.translator import CONVERTED, EXPERIMENTAL, Reference, Result
+from rocm_bridge.hipify.result import CONVERTED, EXPERIMENTAL, Info, Reference, Result
 
 GROUP_ORDER = {g: i for i, g in enumerate(API_GROUPS)}
 
@@ -31,12 +31,13 @@ class Summary(NamedTuple):
 
 
 def conversion_percentage(n_converted: int, n_total: int) -> float | None:
-    """100 x the coverage formula; None when there is nothing to convert."""
+    """100 x the coverage formula (rocm_bridge.formulas.coverage: R = N_supported / N_total); None when there is
+    nothing to convert. The counts come from the translator (0 <= converted <= total), so the formula's input
+    checks cannot fail here, and the command line does not import the formulas module (its dataclasses cost more
+    than the rest of a one-line run's report); tests/test_hipify_result.py checks both give the same value."""
     if n_total <= 0:
         return None
-    from rocm_bridge.formulas import coverage
-
-    return 100.0 * coverage(n_supported=n_converted, n_total=n_total)
+    return 100.0 * (n_converted / n_total)
 
 
 def summarize(result: Result) -> Summary:
@@ -67,13 +68,13 @@ def group_rows(result: Result) -> list[dict[str, object]]:
     return rows
 
 
-def reason(ref: Reference, lang: str) -> str:
+def reason(ref: Reference | Info, lang: str) -> str:
     if ref.status == EXPERIMENTAL:
         return t("hipify.reason.experimental", lang, version=ref.hip_experimental)
     return t("hipify.reason.unsupported", lang, library=ref.library)
 
 
-def version_note(ref: Reference, lang: str) -> str:
+def version_note(ref: Reference | Info, lang: str) -> str:
     parts = []
     if ref.cuda_deprecated:
         parts.append(t("hipify.version.cuda_deprecated", lang, version=ref.cuda_deprecated))
@@ -109,12 +110,24 @@ def lint_rows(findings: list[Finding], lang: str) -> list[dict[str, object]]:
 
 
 def warning_lines(result: Result, findings: list[Finding], name: str, lang: str) -> list[str]:
-    """file:line:col lines, like a compiler's, for unconverted / deprecated references, notes and lint."""
+    """file:line:col lines, like a compiler's, for unconverted / deprecated references, notes and lint.
+
+    Each message is made once per distinct record or lint rule (a large file repeats a few hundred of them
+    thousands of times) and the references are read as positions, without building a Reference each."""
     out: list[tuple[int, int, str]] = []
-    for r in result.unconverted:
-        out.append((r.line, r.col, t("hipify.cli.warn_unconverted", lang, name=r.name, reason=reason(r, lang))))
-    for r in result.deprecated:
-        out.append((r.line, r.col, t("hipify.cli.warn_deprecated", lang, name=r.name, note=version_note(r, lang))))
+    refs = result.references
+    said: dict[object, str] = {}
+    for line, col, info in refs.where(lambda i: i.status != CONVERTED):
+        msg = said.get(("u", info))
+        if msg is None:
+            msg = said[("u", info)] = t("hipify.cli.warn_unconverted", lang, name=info.name, reason=reason(info, lang))
+        out.append((line, col, msg))
+    for line, col, info in refs.where(lambda i: i.deprecated):
+        msg = said.get(("d", info))
+        if msg is None:
+            msg = said[("d", info)] = t("hipify.cli.warn_deprecated", lang, name=info.name,
+                                       note=version_note(info, lang))
+        out.append((line, col, msg))
     for key, line, col in result.notes:
         if line:
             out.append((line, col, t(key, lang)))
@@ -122,8 +135,11 @@ def warning_lines(result: Result, findings: list[Finding], name: str, lang: str)
         if launch.reason:
             out.append((launch.line, launch.col, t(launch.reason, lang)))
     for f in findings:
-        out.append((f.line, f.col, t("hipify.cli.warn_lint", lang, severity=f.severity, title=t(f.title_key, lang),
-                                     fix=t(f.fix_key, lang))))
+        msg = said.get(("l", f.rule, f.severity))
+        if msg is None:
+            msg = said[("l", f.rule, f.severity)] = t("hipify.cli.warn_lint", lang, severity=f.severity,
+                                                      title=t(f.title_key, lang), fix=t(f.fix_key, lang))
+        out.append((f.line, f.col, msg))
     out.sort(key=lambda x: (x[0], x[1]))
     return [f"{name}:{line}:{col}: {msg}" for line, col, msg in out]
 

@@ -18,15 +18,26 @@ Every reference found is recorded for the report (rocm_bridge.hipify.report).
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from collections import Counter
+from bisect import bisect_right
 from functools import lru_cache
 from typing import NamedTuple
 
 from rocm_bridge.hipify import headers as hdr
-from rocm_bridge.hipify.args import RULES, Rule, needs_wrap, pick, rewrite, wraps_only
+from rocm_bridge.hipify.args import RULES, needs_wrap, pick, wraps_only
+from rocm_bridge.hipify.edits import apply_edits, regroup
 from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
 from rocm_bridge.hipify.lexer import Lexed, _trie_pattern, lex, split_include
+from rocm_bridge.hipify.result import (  # noqa: F401  (re-exported: the public names of the translator)
+    CONVERTED,
+    EXPERIMENTAL,
+    UNSUPPORTED,
+    HeaderChange,
+    Info,
+    Launch,
+    Reference,
+    References,
+    Result,
+)
 
 # Overloads that HIP spells with another name, chosen by the number of arguments (HIPIFY HipifyAction.cpp,
 # FuncOverloads).
@@ -75,9 +86,8 @@ DEVICE_CODE = re.compile(
 )
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_NAMESPACE_BEFORE = re.compile(r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\s*$")
-
-CONVERTED, UNSUPPORTED, EXPERIMENTAL = "converted", "unsupported", "experimental"
+# rarely needed patterns are compiled on first use (re caches them): a one-line run compiles none
+_NAMESPACE_BEFORE = r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\s*$"
 
 
 class Options(NamedTuple):
@@ -91,90 +101,6 @@ class Options(NamedTuple):
     @property
     def roc_groups(self) -> tuple[str, ...]:
         return (ROC_GROUPS if self.roc else ()) + (MIOPEN_GROUPS if self.miopen else ())
-
-
-class Reference(NamedTuple):
-    """One occurrence of a CUDA API name in the input (a NamedTuple: a 10k-line file has ~10k of them)."""
-
-    offset: int
-    line: int
-    col: int
-    name: str
-    hip_name: str  # what was written ("" when not converted)
-    api_group: str
-    kind: str
-    library: str
-    status: str  # converted | unsupported | experimental
-    cuda_deprecated: str = ""
-    cuda_removed: str = ""
-    hip_deprecated: str = ""
-    hip_removed: str = ""
-    hip_experimental: str = ""
-
-
-class HeaderChange(NamedTuple):
-    line: int
-    cuda_header: str
-    hip_header: str  # "" = dropped
-    reason: str  # mapped | dropped | duplicate | added
-
-
-class Launch(NamedTuple):
-    line: int
-    col: int
-    kernel: str
-    rewritten: bool
-    reason: str = ""  # why a launch was left as <<<>>> when the rewrite was asked for
-
-
-class Result:
-    """Everything one translation produced (a plain class: the command line avoids importing dataclasses)."""
-
-    def __init__(self, source: str, output: str, options: Options) -> None:
-        self.source = source
-        self.output = output
-        self.options = options
-        self.references: list[Reference] = []
-        self.headers: list[HeaderChange] = []
-        self.launches: list[Launch] = []
-        self.changed_lines: set[int] = set()  # 1-based lines of the input that changed
-        self.notes: list[tuple[str, int, int]] = []  # (note key, line, col)
-        self.lexed: Lexed | None = None  # the input's scan, reused by lint
-        self.skipped: list[tuple[int, int]] = []  # spans left alone by skip_excluded
-        self._counts: dict | None = None
-
-    def __repr__(self) -> str:
-        return f"Result({len(self.references)} references, {len(self.changed_lines)} lines changed)"
-
-    @property
-    def converted(self) -> list[Reference]:
-        return [r for r in self.references if r.status == CONVERTED]
-
-    @property
-    def unconverted(self) -> list[Reference]:
-        return [r for r in self.references if r.status != CONVERTED]
-
-    @property
-    def deprecated(self) -> list[Reference]:
-        return [r for r in self.references if r.cuda_deprecated or r.cuda_removed or r.hip_deprecated or r.hip_removed]
-
-    def counts_by_group(self) -> dict[str, Counter]:
-        """{api_group: Counter(status -> references)} (computed once)."""
-        if self._counts is None:
-            pairs = Counter((r.api_group, r.status) for r in self.references)
-            out: dict[str, Counter] = {}
-            for (group, status), n in pairs.items():
-                out.setdefault(group, Counter())[status] = n
-            self._counts = out
-        return self._counts
-
-    @property
-    def lines_changed(self) -> int:
-        return len(self.changed_lines)
-
-    @property
-    def changed(self) -> bool:
-        return self.output != self.source
 
 
 def _next_code_pos(masked: str, pos: int) -> int:
@@ -207,58 +133,69 @@ def call_args(lexed: Lexed, pos: int) -> tuple[list[tuple[int, int]], int] | Non
     return stripped, close
 
 
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
-    if not edits:
-        return text
-    edits.sort(key=lambda e: (e[0], e[1]))
-    out = []
-    last = 0
-    for start, end, repl in edits:
-        if start < last:  # overlapping edit: keep the first one
-            continue
-        out.append(text[last:start])
-        out.append(repl)
-        last = end
-    out.append(text[last:])
-    return "".join(out)
+def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int, int, str]], bool]:
+    """Rename every table name; record each occurrence in result.references.
 
-
-def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int, str]]:
+    Returns the other edits (HIP_SYMBOL wraps, argument rules) and whether the renames are among them (only
+    when an argument list was reordered); otherwise they are result.references.edits()."""
     text = lexed.text
     amap = active_map(opts.roc, opts.miopen)
     edits: list[tuple[int, int, str]] = []
     parsed: dict[str, list[str]] = {}
     refs = result.references
+    info_index, new_info = refs.info_index, refs.new_info
+    add_offset, add_line, add_col, add_which = (refs.offsets.append, refs.lines.append, refs.cols.append,
+                                                refs.which.append)
     regroups: list[tuple[list[tuple[int, int]], object]] = []
-    line_col = lexed.line_col
-    starts = lexed.line_starts
-    nlines = len(starts)
-    li = 0  # index into starts: ids come in offset order, so line numbers are a merge walk
+    count, rfind = text.count, text.rfind
+    line, line_start, prev = 1, 0, 0  # ids come in offset order: line numbers by counting newlines between
     shadowed = _declared_variables(lexed, amap, result)
     blas_v1 = _legacy_blas(lexed)
-    for start, end, name in lexed.ids:
-        if name in shadowed and not _TAG_BEFORE.search(lexed.masked, max(0, start - 16), start):
+    # names whose every occurrence gets the same record and no context rewrite: after the first occurrence they
+    # take the short path below (name -> record index)
+    plain: dict[str, int] = {}
+    contextual = OVERLOADS.keys() | SYMBOL_ARGS.keys() | RULES.keys() | MIOPEN_ARGS.keys()
+    for start, name in zip(lexed.id_starts, lexed.id_names, strict=True):
+        if name in shadowed and not re.compile(_TAG_BEFORE).search(lexed.masked, max(0, start - 16), start):
             continue  # the user's variable (an elaborated `enum cudaError` still names the type)
+        nl = count("\n", prev, start)
+        if nl:
+            line += nl
+            line_start = rfind("\n", prev, start) + 1
+        prev = start
+        col = start - line_start + 1
+        known = plain.get(name)
+        if known is not None:
+            add_offset(start)
+            add_line(line)
+            add_col(col)
+            add_which(known)
+            continue
+        end = start + len(name)
         rec = amap.get(name)
         if rec is None:
             if name == "cub":
                 masked = lexed.masked
                 p = _next_code_pos(masked, end)
-                if masked.startswith("::", p) or _NAMESPACE_BEFORE.search(masked, max(0, start - 64), start):
-                    edits.append((start, end, "hipcub"))
-                    line, col = line_col(start)
-                    refs.append(Reference(start, line, col, name, "hipcub", "cub", "namespace", "hipCUB", CONVERTED))
+                if masked.startswith("::", p) or re.compile(_NAMESPACE_BEFORE).search(masked, max(0, start - 64), start):
+                    key = (name, "hipcub", CONVERTED)
+                    k = info_index(key)
+                    if k is None:
+                        k = new_info(key, Info(name, "hipcub", "cub", "namespace", "hipCUB", CONVERTED))
+                    add_offset(start)
+                    add_line(line)
+                    add_col(col)
+                    add_which(k)
             continue
-        while li + 1 < nlines and starts[li + 1] <= start:
-            li += 1
-        line, col = li + 1, start - starts[li] + 1
         f = parsed.get(name)
         if f is None:
             f = parsed[name] = rec.split("\t")
         hip, exp = f[1], f[12]
+        same = name not in contextual
         if blas_v1 and hip and f[3] == "blas" and f[5] == "function" and f"{name}_v2" in amap:
             hip = ""  # the handle-less legacy call: its HIP name takes a handle (HIPIFY: "only _v2 supported")
             result.notes.append(("hipify.tr.blas_v1", line, col))
+            same = False  # a note at every occurrence
         if hip and (not exp or opts.experimental):
             status = CONVERTED
             if name in OVERLOADS:
@@ -281,16 +218,22 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> list[tuple[int, int,
                 arity, reorder = MIOPEN_ARGS[name]
                 if args is not None and (arity is None or len(args[0]) == arity):
                     regroups.append((args[0], reorder))
-            if hip != name:
-                edits.append((start, end, hip))
         else:
             status = EXPERIMENTAL if hip else UNSUPPORTED
             hip = ""
-        refs.append(Reference(start, line, col, name, hip, f[3], f[5], f[2], status,
-                              f[7], f[8], f[10], f[11], exp))
+        key = (name, hip, status)
+        k = info_index(key)
+        if k is None:
+            k = new_info(key, Info(name, hip, f[3], f[5], f[2], status, f[7], f[8], f[10], f[11], exp))
+        add_offset(start)
+        add_line(line)
+        add_col(col)
+        add_which(k)
+        if same:
+            plain[name] = k
     if regroups:
-        edits = _regroup_all(text, edits, regroups)
-    return edits
+        return regroup(text, [*refs.edits(), *edits], regroups), True
+    return edits, False
 
 
 _KEYWORDS = frozenset((
@@ -299,7 +242,7 @@ _KEYWORDS = frozenset((
     "operator", "template", "namespace", "define", "ifdef", "ifndef", "undef", "elif", "if", "defined",
 ))
 _DECLARATOR_END = frozenset("=;,)[{:")
-_TAG_BEFORE = re.compile(r"\b(?:enum|struct|union|class)\s+$")
+_TAG_BEFORE = r"\b(?:enum|struct|union|class)\s+$"
 
 
 def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> set[str]:
@@ -311,7 +254,7 @@ def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> s
     A declaration is a type-kind name that follows a type (an identifier that is not a keyword, '*', '&' or a
     template's '>') and is followed by '=', ';', ',', ')', '[', '{' or ':'. Candidates are found by one regex
     over the masked text, so a file with 50k references pays for the few that can be declarations."""
-    names = {name for _s, _e, name in lexed.ids}
+    names = set(lexed.id_names)
     types = [n for n in names if n in amap and amap[n].split("\t", 6)[5] == "type"]
     if not types:
         return set()
@@ -407,41 +350,6 @@ def _merge_template_args(masked: str, spans: list[tuple[int, int]]) -> list[tupl
     return spans if depth else out  # brackets that never close were comparisons (a < b), not a template
 
 
-def _regroup_all(text: str, edits: list[tuple[int, int, str]], regroups: list) -> list[tuple[int, int, str]]:
-    """Replace each reordered argument list by reorder(argument texts), with the renames inside it applied.
-
-    Edits are sorted once and found by bisection, so thousands of such calls stay linear."""
-    edits.sort(key=lambda e: (e[0], e[1]))
-    starts = [e[0] for e in edits]
-    dropped: set[int] = set()
-    added: list[tuple[int, int, str]] = []
-    for spans, reorder in regroups:
-        lo, hi = spans[0][0], spans[-1][1]
-        first, last = bisect_left(starts, lo), bisect_right(starts, hi)
-        inner = [(k, edits[k]) for k in range(first, last) if edits[k][1] <= hi and k not in dropped]
-        texts = []
-        for s, e in spans:
-            texts.append(_apply(text[s:e], [(a - s, b - s, r) for _k, (a, b, r) in inner if s <= a and b <= e]))
-        seps = [text[spans[i][1]:spans[i + 1][0]] for i in range(len(spans) - 1)]
-        if isinstance(reorder, Rule):
-            new = None
-            body = rewrite(texts, seps, reorder)
-            body += "\n" * max(text.count("\n", lo, hi) - body.count("\n"), 0)
-        else:
-            new = reorder(texts)
-        # keep the original separators when the count is unchanged (layout, newlines); else join with ", "
-        if new is None:
-            pass
-        elif len(new) == len(texts):
-            body = new[0] + "".join(sep + arg for sep, arg in zip(seps, new[1:], strict=True))
-        else:
-            body = ", ".join(new)
-            body += "\n" * max(text.count("\n", lo, hi) - body.count("\n"), 0)
-        dropped.update(k for k, _ in inner)
-        added.append((lo, hi, body))
-    return [e for k, e in enumerate(edits) if k not in dropped] + added
-
-
 def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -> list[tuple[int, int, str]]:
     """Map every CUDA include; make hip/hip_runtime.h the first HIP header when the file needs it.
 
@@ -510,7 +418,7 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
     return edits
 
 
-_PRAGMA_ONCE = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n")
+_PRAGMA_ONCE = r"[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n"
 
 
 def _after_guard(lexed: Lexed) -> int:
@@ -524,7 +432,7 @@ def _after_guard(lexed: Lexed) -> int:
         return len(text) if nl == -1 else nl + 1
     pos = len(masked) - len(masked.lstrip())
     pos = text.rfind("\n", 0, pos) + 1
-    m = _PRAGMA_ONCE.match(text, pos)
+    m = re.compile(_PRAGMA_ONCE).match(text, pos)
     return m.end() if m else pos
 
 
@@ -539,10 +447,10 @@ def translate(text: str, options: Options | None = None) -> Result:
         result.notes.append((f"hipify.note.unterminated_{what}", line, col))
     if opts.skip_excluded and lexed.conditionals.directives:
         _skip_excluded(lexed, opts, result)
-    edits = _rename(lexed, opts, result)
+    edits, renames_listed = _rename(lexed, opts, result)
     has_device = bool(lexed.launches) or (DEVICE_CODE.search(text) is not None
                                            and DEVICE_CODE.search(lexed.masked) is not None)
-    uses_runtime = any(r.api_group in ("runtime", "driver") and r.status == CONVERTED for r in result.references)
+    uses_runtime = any(i.api_group in ("runtime", "driver") and i.status == CONVERTED for i in result.references.infos)
     has_api_include = any(hdr.HIP_RUNTIME_API in text[s:e] or "cuda_runtime_api.h" in text[s:e]
                           for s, e in lexed.includes)
     need_runtime = has_device or (uses_runtime and not has_api_include)
@@ -558,7 +466,9 @@ def translate(text: str, options: Options | None = None) -> Result:
     lines = result.changed_lines
     for start, _end, _repl in edits:
         lines.add(lexed.line_of(start))
-    out = _apply(text, edits)
+    out = apply_edits(text, edits, () if renames_listed else result.references.edits())
+    if not renames_listed:
+        result.defer_rename_lines()  # their lines join changed_lines when it is first read
     if lexed.launches:
         from rocm_bridge.hipify.launch import rewrite_launches
 
@@ -583,7 +493,7 @@ def _skip_excluded(lexed: Lexed, opts: Options, result: Result) -> None:
     if not ranges:
         return
     result.skipped = ranges
-    lexed.ids = [t for t in lexed.ids if not _inside(ranges, t[0])]
+    lexed.keep_ids(lambda start: not _inside(ranges, start))
     lexed.includes = [t for t in lexed.includes if not _inside(ranges, t[0])]
     lexed.excluded_launches = {k for k, p in enumerate(lexed.launches) if _inside(ranges, p)}
     for start, _end in ranges:
