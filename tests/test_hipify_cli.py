@@ -52,7 +52,7 @@ def test_perl_style_options(tmp_path, capsys):
     src.write_text("cublasCreate(&h);\n")
     dst = tmp_path / "b.cu"
     code, _, _ = run_cli([str(src), f"-o={dst}", "-roc"], capsys)
-    assert code == 0 and dst.read_text() == "rocblas_create_handle(&h);\n"
+    assert code == 0 and dst.read_text() == "#include <hip/hip_runtime.h>\nrocblas_create_handle(&h);\n"
 
 
 def test_inplace_keeps_a_prehip_backup(tmp_path, capsys):

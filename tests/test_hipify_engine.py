@@ -126,9 +126,20 @@ def test_hip_runtime_is_added_once_after_guards():
     assert translate(out).output == out
 
 
-def test_host_only_library_code_gets_no_runtime_include():
+def test_host_only_library_code_gets_the_runtime_include_as_hipify_clang_gives_every_file():
+    # HipifyAction::EndSourceFileAction: hip_runtime.h goes into every translated file that did not map
+    # cuda.h / cuda_runtime.h; HIPIFY's headers_test_07 expects it before "hipblas.h" in a cuBLAS-only file
     src = "#include <cufft.h>\ncufftHandle plan;\n"
-    assert translate(src).output == "#include <hipfft/hipfft.h>\nhipfftHandle plan;\n"
+    assert translate(src).output == "#include <hip/hip_runtime.h>\n#include <hipfft/hipfft.h>\nhipfftHandle plan;\n"
+    assert translate("#include \"cublas_v2.h\"\n#include <stdio.h>\n").output == (
+        "#include <hip/hip_runtime.h>\n#include \"hipblas/hipblas.h\"\n#include <stdio.h>\n")
+
+
+def test_host_code_with_the_runtime_api_header_or_without_cuda_gets_no_runtime_include():
+    src = "#include <cuda_runtime_api.h>\n#include <cufft.h>\nvoid f(float* p) { cudaFree(p); }\n"
+    assert "hip/hip_runtime.h" not in translate(src).output
+    assert translate("#include <stdio.h>\nint main() { return 0; }\n").output == (
+        "#include <stdio.h>\nint main() { return 0; }\n")
 
 
 # --- already HIP / not CUDA ----------------------------------------------------------------------------------

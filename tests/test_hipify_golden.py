@@ -48,6 +48,7 @@ def options_for(case: Path) -> Options:
         kernel_syntax="--hip-kernel-execution-syntax" in flags,
         skip_excluded="--skip-excluded-preprocessor-conditional-blocks" in flags,
         defines=tuple(f[2:] for f in flags if f.startswith("-D")),
+        amap="--amap" in flags,
     )
 
 

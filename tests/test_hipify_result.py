@@ -237,5 +237,5 @@ def test_kernel_syntax_and_miopen_reorders_still_list_renames_inside():
     # the regroup path materialises the renames among the other edits (MIOpen argument order)
     src = "cudnnSoftmaxForward(h, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, a, xd, x, b, yd, y);\n"
     result = translate(src, Options(miopen=True))
-    assert result.output.startswith("miopenSoftmaxForward_V2(h, a, xd, x, b, yd, y, ")
-    assert result.changed_lines == {1}
+    assert result.output.startswith("#include <hip/hip_runtime.h>\nmiopenSoftmaxForward_V2(h, a, xd, x, b, yd, y, ")
+    assert result.changed_lines == {1}  # input lines: the include goes before line 1

@@ -79,7 +79,7 @@ def test_unsupported_rows_are_left_and_reported():
     names = [n for n, row in table.items() if not row["hip_name"]][:300]
     source = "\n".join(f"{n}();" for n in names) + "\n"
     result = translate(source, opts)
-    assert result.output.splitlines() == [f"{n}();" for n in names]
+    assert result.output.splitlines()[1:] == [f"{n}();" for n in names]  # after the hip_runtime.h include
     assert [r.name for r in result.unconverted] == names
     assert all(r.status == "unsupported" for r in result.unconverted)
 

@@ -58,11 +58,11 @@ def test_rocsparse_generic_calls_take_rocsparse_data_types_under_roc():
     src = ("void f(cusparseDnVecDescr_t* v, float* x, cudaDataType t) {\n"
            "  cusparseCreateDnVec(v, 8, x, CUDA_R_64F);\n  cusparseCreateDnVec(v, 8, x, t);\n"
            "  cudaDataType u = CUDA_R_32F;\n}\n")
-    out = translate(src, Options(roc=True)).output.splitlines()
+    out = translate(src, Options(roc=True)).output.splitlines()[1:]  # the first line: hip_runtime.h
     assert out[1] == "  rocsparse_create_dnvec_descr(v, 8, x, rocsparse_datatype_f64_r);"
     assert out[2] == "  rocsparse_create_dnvec_descr(v, 8, x, t);"  # a variable keeps its (rocBLAS) type
     assert out[3] == "  rocblas_datatype u = rocblas_datatype_f32_r;"  # outside a rocSPARSE call: the table's name
-    assert translate(src).output.splitlines()[1] == "  hipsparseCreateDnVec(v, 8, x, HIP_R_64F);"
+    assert translate(src).output.splitlines()[2] == "  hipsparseCreateDnVec(v, 8, x, HIP_R_64F);"
 
 
 def test_b2d_callback_removal_is_reported_at_the_call():
@@ -151,6 +151,21 @@ def test_skip_excluded_and_defines_on_the_command_line(tmp_path, capsys):
     assert main(["hipify", "--default-preprocessor", "-D", "OTHER=1", str(src)]) == 0
     out, _err = capsys.readouterr()
     assert "cudaStream_t a;" in out and "hipEvent_t b;" in out
+
+
+def test_amap_renames_inside_skipped_branches_on_the_command_line(tmp_path, capsys):
+    """--amap (HIPIFY PR #1302): with --skip-excluded..., the skipped branch's names are renamed all the same."""
+    src = tmp_path / "a.cu"
+    src.write_text("#ifdef USE_X\n#include <cufft.h>\ncudaStream_t a; cudaEventCreate(&e, 0);\n#else\n"
+                   "cudaEvent_t b;\n#endif\n")
+    assert main(["hipify", "--lang", "en", "--skip-excluded-preprocessor-conditional-blocks", "--amap", str(src)]) == 0
+    out, err = capsys.readouterr()
+    # renamed; the include and the argument-count overload (cudaEventCreate with flags) need the branch compiled
+    assert "#include <cufft.h>\nhipStream_t a; hipEventCreate(&e, 0);" in out and "hipEvent_t b;" in out
+    assert f"{src}:1:1: --amap:" in err
+    assert main(["hipify", "-amap", "--lang", "en", str(src)]) == 0  # alone: every branch is translated anyway
+    out, _err = capsys.readouterr()
+    assert "#include <hipfft/hipfft.h>" in out and "hipEventCreateWithFlags(&e, 0);" in out
 
 
 def test_every_translator_note_is_in_both_languages():

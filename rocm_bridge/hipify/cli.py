@@ -28,7 +28,7 @@ TABLE_REVISION = "ROCm/HIPIFY 014177bc2e434ce3e834aa4f3d0e2abb1efa9796 (see data
 NOT_IMPLEMENTED = (
     "--cuda-path", "--cuda-gpu-arch", "--clang-resource-directory", "--temp-dir", "--save-temps", "--o-stats", "--o-hipify-perl-dir", "--o-python-map-dir", "--md", "--csv",
     "--doc-format", "--doc-roc", "--perl", "--python", "--no-undocumented-features",
-    "--amap", "--versions", "--whitelist", "-whitelist", "--exclude-dirs", "-exclude-dirs", "--exclude-files",
+    "--versions", "--whitelist", "-whitelist", "--exclude-dirs", "-exclude-dirs", "--exclude-files",
     "-exclude-files", "-I", "-p",
 )
 
@@ -70,6 +70,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--skip-excluded-preprocessor-conditional-blocks", "-skip-excluded-preprocessor-conditional-blocks",
                         "--default-preprocessor", "-default-preprocessor", action="store_true", dest="skip_excluded",
                         help="leave #if branches that a CUDA host compile skips unchanged (see -D)")
+    parser.add_argument("--amap", "-amap", action="store_true",
+                        help="hipify as much as possible: with --skip-excluded-preprocessor-conditional-blocks, still "
+                             "rename the CUDA names in the skipped branches (their includes, launches and argument "
+                             "rewrites stay as they are); without it every branch is translated anyway")
     parser.add_argument("-D", action="append", dest="defines", default=[], metavar="NAME[=VALUE]",
                         help="define a macro for --skip-excluded-preprocessor-conditional-blocks")
     parser.add_argument("--no-lint", action="store_true", help="skip the portability lint")
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     from rocm_bridge.hipify.translator import Options
 
     opts = Options(roc=args.roc, miopen=args.miopen, experimental=args.experimental, kernel_syntax=args.kernel_syntax,
-                   skip_excluded=args.skip_excluded, defines=tuple(args.defines))
+                   skip_excluded=args.skip_excluded, defines=tuple(args.defines), amap=args.amap)
     inputs = args.inputs or ["-"]
     if len(inputs) == 1 and inputs[0] != "-" and Path(inputs[0]).is_dir():
         return _run_tree(Path(inputs[0]), args, opts, lang)

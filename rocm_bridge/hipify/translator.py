@@ -97,6 +97,7 @@ class Options(NamedTuple):
     kernel_syntax: bool = False  # --hip-kernel-execution-syntax: <<<>>> -> hipLaunchKernelGGL
     skip_excluded: bool = False  # --skip-excluded-preprocessor-conditional-blocks (rocm_bridge.hipify.ppeval)
     defines: tuple[str, ...] = ()  # -D NAME[=VALUE], for skip_excluded
+    amap: bool = False  # --amap: with skip_excluded, still rename the CUDA names in the skipped branches
 
     @property
     def roc_groups(self) -> tuple[str, ...]:
@@ -155,6 +156,9 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
     # take the short path below (name -> record index)
     plain: dict[str, int] = {}
     contextual = OVERLOADS.keys() | SYMBOL_ARGS.keys() | RULES.keys() | MIOPEN_ARGS.keys()
+    # --amap: the skipped branches keep their identifiers, renamed by the table only (HIPIFY's raw-token pass);
+    # what HIPIFY does through clang's AST (overloads, HIP_SYMBOL, argument rules) needs the branch compiled
+    renamed_only = result.skipped if opts.skip_excluded and opts.amap else ()
     for start, name in zip(lexed.id_starts, lexed.id_names, strict=True):
         if name in shadowed and not re.compile(_TAG_BEFORE).search(lexed.masked, max(0, start - 16), start):
             continue  # the user's variable (an elaborated `enum cudaError` still names the type)
@@ -198,26 +202,10 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
             same = False  # a note at every occurrence
         if hip and (not exp or opts.experimental):
             status = CONVERTED
-            if name in OVERLOADS:
-                args = call_args(lexed, end)
-                if args is not None:
-                    hip = OVERLOADS[name].get(len(args[0]), hip)
-            if name in SYMBOL_ARGS:
-                args = call_args(lexed, end)
-                k = SYMBOL_ARGS[name]
-                if args is not None and len(args[0]) > k:
-                    s, e = args[0][k]
-                    if not text.startswith("HIP_SYMBOL", s):
-                        edits.append((s, s, "HIP_SYMBOL("))
-                        edits.append((e, e, ")"))
-            if name in RULES:
-                target = "miopen" if f[2] == "MIOpen" else "roc" if f[2].startswith("roc") else "hip"
-                _arg_rule(lexed, name, end, target, edits, regroups, result)
-            if opts.miopen and name in MIOPEN_ARGS and f[2] == "MIOpen":
-                args = call_args(lexed, end)
-                arity, reorder = MIOPEN_ARGS[name]
-                if args is not None and (arity is None or len(args[0]) == arity):
-                    regroups.append((args[0], reorder))
+            if same or (renamed_only and _inside(renamed_only, start)):
+                pass  # no context rewrite (none for this name, or a branch the preprocessor skips: --amap)
+            else:
+                hip = _context_rewrites(lexed, name, end, hip, f, opts, edits, regroups, result)
         else:
             status = EXPERIMENTAL if hip else UNSUPPORTED
             hip = ""
@@ -234,6 +222,34 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
     if regroups:
         return regroup(text, [*refs.edits(), *edits], regroups), True
     return edits, False
+
+
+def _context_rewrites(lexed: Lexed, name: str, end: int, hip: str, f: list[str], opts: Options, edits: list,
+                      regroups: list, result: Result) -> str:
+    """The rewrites around a call of `name` (ending at `end`) that depend on its arguments: overloads chosen by
+    argument count, HIP_SYMBOL, argument rules, MIOpen reorders. Returns the HIP name to write."""
+    text = lexed.text
+    if name in OVERLOADS:
+        args = call_args(lexed, end)
+        if args is not None:
+            hip = OVERLOADS[name].get(len(args[0]), hip)
+    if name in SYMBOL_ARGS:
+        args = call_args(lexed, end)
+        k = SYMBOL_ARGS[name]
+        if args is not None and len(args[0]) > k:
+            s, e = args[0][k]
+            if not text.startswith("HIP_SYMBOL", s):
+                edits.append((s, s, "HIP_SYMBOL("))
+                edits.append((e, e, ")"))
+    if name in RULES:
+        target = "miopen" if f[2] == "MIOpen" else "roc" if f[2].startswith("roc") else "hip"
+        _arg_rule(lexed, name, end, target, edits, regroups, result)
+    if opts.miopen and name in MIOPEN_ARGS and f[2] == "MIOpen":
+        args = call_args(lexed, end)
+        arity, reorder = MIOPEN_ARGS[name]
+        if args is not None and (arity is None or len(args[0]) == arity):
+            regroups.append((args[0], reorder))
+    return hip
 
 
 _KEYWORDS = frozenset((
@@ -418,6 +434,15 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
     return edits
 
 
+def _maps_a_cuda_header(lexed: Lexed, opts: Options) -> bool:
+    """True when one of the file's includes is a CUDA header the header table maps."""
+    for start, end in lexed.includes:
+        parts = split_include(lexed.text[start:end])
+        if parts is not None and hdr.map_header(parts[2], opts.roc_groups) is not None:
+            return True
+    return False
+
+
 _PRAGMA_ONCE = r"[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n"
 
 
@@ -450,10 +475,14 @@ def translate(text: str, options: Options | None = None) -> Result:
     edits, renames_listed = _rename(lexed, opts, result)
     has_device = bool(lexed.launches) or (DEVICE_CODE.search(text) is not None
                                            and DEVICE_CODE.search(lexed.masked) is not None)
-    uses_runtime = any(i.api_group in ("runtime", "driver") and i.status == CONVERTED for i in result.references.infos)
+    # hipify-clang adds hip/hip_runtime.h to every file it translates unless a mapped cuda.h / cuda_runtime.h
+    # gave it (HipifyAction::EndSourceFileAction), so a host file that includes only cublas_v2.h gets it too.
+    # Kept from before: a file without any CUDA (tree mode translates plain C++ too) and a host file that
+    # includes hip_runtime_api.h get none.
+    has_cuda = bool(result.references.infos) or _maps_a_cuda_header(lexed, opts)
     has_api_include = any(hdr.HIP_RUNTIME_API in text[s:e] or "cuda_runtime_api.h" in text[s:e]
                           for s, e in lexed.includes)
-    need_runtime = has_device or (uses_runtime and not has_api_include)
+    need_runtime = has_device or (has_cuda and not has_api_include)
     edits += _includes(lexed, opts, result, need_runtime)
     if ("_H" in text or "CUSPARSEAPI" in text) and "#" in text:  # every guard macro but one ends in _H_ / _H__
         from rocm_bridge.hipify.preproc import guard_edits
@@ -481,7 +510,12 @@ def translate(text: str, options: Options | None = None) -> Result:
 
 def _skip_excluded(lexed: Lexed, opts: Options, result: Result) -> None:
     """--skip-excluded-preprocessor-conditional-blocks: drop what lies in the branches a CUDA compile skips from
-    the scan, so nothing there is renamed, mapped or launched (rocm_bridge.hipify.ppeval)."""
+    the scan, so nothing there is renamed, mapped or launched (rocm_bridge.hipify.ppeval).
+
+    With --amap (HIPIFY PR #1302: "hipify as much as possible ignoring 'default-preprocessor' behavior") the
+    CUDA names in those branches are renamed all the same, as hipify-clang's raw-token pass does; their includes,
+    launches and argument rewrites stay as they are (hipify-clang does those on clang's AST, which has no skipped
+    branch in it)."""
     from rocm_bridge.hipify.ppeval import excluded_ranges
 
     paths = []
@@ -493,11 +527,13 @@ def _skip_excluded(lexed: Lexed, opts: Options, result: Result) -> None:
     if not ranges:
         return
     result.skipped = ranges
-    lexed.keep_ids(lambda start: not _inside(ranges, start))
+    if not opts.amap:  # --amap: their names are still renamed (rocm_bridge.hipify.translator._rename)
+        lexed.keep_ids(lambda start: not _inside(ranges, start))
     lexed.includes = [t for t in lexed.includes if not _inside(ranges, t[0])]
     lexed.excluded_launches = {k for k, p in enumerate(lexed.launches) if _inside(ranges, p)}
+    note = "hipify.tr.skipped_block_amap" if opts.amap else "hipify.tr.skipped_block"
     for start, _end in ranges:
-        result.notes.append(("hipify.tr.skipped_block", lexed.line_of(max(start - 1, 0)), 1))
+        result.notes.append((note, lexed.line_of(max(start - 1, 0)), 1))
 
 
 def _inside(ranges: list[tuple[int, int]], pos: int) -> bool:

@@ -1,5 +1,6 @@
 // Legacy cuBLAS (cublas.h, handle-less v1 API): calls that only exist with a handle in hipBLAS are left as they
 // are and reported; the calls that are the same in v1 and v2 are translated.
+#include <hip/hip_runtime.h>
 #include <hipblas/hipblas.h>
 void saxpy(int n, float a, const float* x, float* y) {
   float *dx, *dy;

@@ -1,3 +1,4 @@
+#include <hip/hip_runtime.h>
 #include <rocblas/rocblas.h>
 rocblas_status gemm(rocblas_handle h, int n, const float* A, const float* B, float* C) {
   const float one = 1.0f, zero = 0.0f;

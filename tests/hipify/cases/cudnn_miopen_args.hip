@@ -1,3 +1,4 @@
+#include <hip/hip_runtime.h>
 #include <miopen/miopen.h>
 void conv(miopenHandle_t h, miopenTensorDescriptor_t xd, miopenTensorDescriptor_t wd,
           miopenConvolutionDescriptor_t cd, miopenTensorDescriptor_t yd, miopenConvFwdAlgorithm_t algo,

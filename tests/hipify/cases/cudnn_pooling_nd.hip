@@ -1,4 +1,5 @@
 // cuDNN N-d pooling -> MIOpen (--miopen): MIOpen has no NaN-propagation argument (7 -> 6 and 8 -> 7 arguments).
+#include <hip/hip_runtime.h>
 #include <miopen/miopen.h>
 void pool(miopenPoolingDescriptor_t p) {
   int window[2] = {2, 2}, pad[2] = {0, 0}, stride[2] = {2, 2};

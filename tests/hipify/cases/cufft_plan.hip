@@ -1,3 +1,4 @@
+#include <hip/hip_runtime.h>
 #include <hipfft/hipfft.h>
 #include <hipfft/hipfftXt.h>
 hipfftResult fft(hipfftComplex* d, int n) {

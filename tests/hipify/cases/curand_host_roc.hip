@@ -1,3 +1,4 @@
+#include <hip/hip_runtime.h>
 #include <rocrand/rocrand.h>
 void fill(float* d, size_t n) {
   rocrand_generator g;

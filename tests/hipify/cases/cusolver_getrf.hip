@@ -1,3 +1,4 @@
+#include <hip/hip_runtime.h>
 #include <hipsolver/hipsolver.h>
 int lu(float* A, int n, int* ipiv, int* info, float* work, float* B) {
   hipsolverHandle_t h;

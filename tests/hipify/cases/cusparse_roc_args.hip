@@ -1,4 +1,5 @@
 // cuSPARSE -> rocSPARSE (--roc): policies, stages, size_t buffer sizes, extra operation arguments, data types.
+#include <hip/hip_runtime.h>
 #include <rocsparse/rocsparse.h>
 void solve(rocsparse_handle h, rocsparse_mat_descr descr, rocsparse_mat_info info, int m, int nnz, float* val,
            int* rowPtr, int* colInd, float* x, float* y, void* buffer, const float* alpha) {

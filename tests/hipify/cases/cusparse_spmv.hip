@@ -1,3 +1,4 @@
+#include <hip/hip_runtime.h>
 #include <hipsparse/hipsparse.h>
 void spmv(int rows, int cols, int nnz, int* rp, int* ci, float* v, float* x, float* y, void* buf) {
   hipsparseHandle_t h;

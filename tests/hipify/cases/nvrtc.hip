@@ -1,3 +1,4 @@
+#include <hip/hip_runtime.h>
 #include <hip/hiprtc.h>
 #include <cstdio>
 const char* src = "extern \"C\" __global__ void k() {}";
