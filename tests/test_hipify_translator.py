@@ -153,6 +153,36 @@ def test_skip_excluded_and_defines_on_the_command_line(tmp_path, capsys):
     assert "cudaStream_t a;" in out and "hipEvent_t b;" in out
 
 
+def test_library_version_macros_exist_from_their_include_on_in_taken_branches_only():
+    """CUSPARSE_VERSION & co. come from the library headers (CUDA 12.6.0's libraries, cuDNN 9.5.0), so an #if
+    before the #include, or after an #include the compile skips, sees them undefined (0), as clang would."""
+    src = ("#if CUSPARSE_VERSION >= 11300\ncudaStream_t before;\n#endif\n"
+           "#include <cusparse.h>\n#if CUDA_VERSION >= 11010 && CUSPARSE_VERSION >= 11300\ncusparseSpMatDescr_t m;\n#endif\n"
+           "#if 0\n#include <cudnn.h>\n#endif\n#if CUDNN_VERSION >= 8000\ncudaEvent_t dnn;\n#endif\n"
+           "#include <cublas_v2.h>\n#if CUBLAS_VERSION >= 120600 && CUBLAS_VER_BUILD == 22\ncudaEvent_t blas;\n#endif\n"
+           "#include <curand_kernel.h>\n#include <cufftXt.h>\n#include <cusolverDn.h>\n#include <cudnn.h>\n"
+           "#if CURAND_VERSION == 10307 && CUFFT_VERSION == 11206 && CUSOLVER_VERSION == 11604 && CUDNN_VERSION == 90500\n"
+           "cudaError_t all;\n#endif\n")
+    out = translate(src, Options(skip_excluded=True)).output
+    assert "cudaStream_t before;" in out and "hipsparseSpMatDescr_t m;" in out
+    assert "cudaEvent_t dnn;" in out  # cudnn.h was included in a branch the compile skips
+    assert "hipEvent_t blas;" in out and "hipError_t all;" in out
+
+
+def test_library_versions_belong_to_the_cuda_release_the_evaluator_assumes():
+    from rocm_bridge.hipify.ppeval import BUILTIN, LIBRARY_VERSIONS
+
+    cuda = int(BUILTIN["CUDA_VERSION"])  # 12060
+    blas = LIBRARY_VERSIONS["cublas_v2.h"]  # cuBLAS is versioned with the toolkit since CUDA 11
+    assert (int(blas["CUBLAS_VER_MAJOR"]), int(blas["CUBLAS_VER_MINOR"])) == (cuda // 1000, cuda % 1000 // 10)
+    for header, prefix in (("cusparse.h", "CUSPARSE"), ("cufft.h", "CUFFT"), ("curand.h", "CURAND"),
+                           ("cusolverDn.h", "CUSOLVER"), ("cublas.h", "CUBLAS")):
+        m = LIBRARY_VERSIONS[header]
+        scale = 10000 if prefix == "CUBLAS" else 1000
+        assert int(m[f"{prefix}_VERSION"]) == (int(m[f"{prefix}_VER_MAJOR"]) * scale + int(m[f"{prefix}_VER_MINOR"]) * 100
+                                                + int(m[f"{prefix}_VER_PATCH"]))
+
+
 def test_amap_renames_inside_skipped_branches_on_the_command_line(tmp_path, capsys):
     """--amap (HIPIFY PR #1302): with --skip-excluded..., the skipped branch's names are renamed all the same."""
     src = tmp_path / "a.cu"

@@ -10,6 +10,8 @@ CUDA headers; a text translator has to know them another way, so the environment
   __linux__, __x86_64__, __cplusplus = 201703L; not __NVCC__ and not __CUDA_ARCH__: that is the host side),
 - CUDA_VERSION / CUDART_VERSION of the CUDA release the mapping table was generated against (12.6),
 - the include-guard macros of the CUDA headers the file includes (rocm_bridge.hipify.preproc.GUARD_MACROS),
+- the version macros of the CUDA libraries the file includes (CUSPARSE_VERSION ...: those of CUDA 12.6.0, and
+  cuDNN 9.5.0), from the #include on and only when it is in a branch the compile takes (LIBRARY_VERSIONS),
 - -D NAME[=VALUE] given on the command line, and every #define / #undef of the file, in order.
 
 An #if whose value cannot be worked out (a function-like macro, an unknown operator) is not guessed: all of its
@@ -49,6 +51,38 @@ HEADER_GUARDS = {
     "cudnn.h": ("CUDNN_H_",),
 }
 assert all(m in GUARD_MACROS for ms in HEADER_GUARDS.values() for m in ms)
+
+
+def _version(prefix: str, major: int, minor: int, patch: int, build: int, scale: int) -> dict[str, str]:
+    """The version macros a CUDA library header defines: <P>_VER_MAJOR/MINOR/PATCH/BUILD and <P>_VERSION =
+    major * scale + minor * 100 + patch (scale 10000 for cuBLAS, 1000 for the others)."""
+    return {f"{prefix}_VER_MAJOR": str(major), f"{prefix}_VER_MINOR": str(minor), f"{prefix}_VER_PATCH": str(patch),
+            f"{prefix}_VER_BUILD": str(build), f"{prefix}_VERSION": str(major * scale + minor * 100 + patch)}
+
+
+# The libraries of CUDA 12.6.0 (the release CUDA_VERSION above names), as NVIDIA versions them: its conda channel
+# labels each package with the toolkit release (anaconda.org/nvidia/<package>, label cuda-12.6.0): libcublas
+# 12.6.0.22, libcusparse 12.5.2.23, libcufft 11.2.6.28, libcurand 10.3.7.37, libcusolver 11.6.4.38. cuDNN ships
+# apart from the toolkit: 9.5.0, the newest cuDNN the mapping table knows (its dnn rows reach 9.5.0). The formulas
+# are those of the headers (cublas_api.h, cusparse.h, cufft.h, curand.h, cusolver_common.h, cudnn_version.h).
+_CUBLAS = _version("CUBLAS", 12, 6, 0, 22, 10000)
+_CUSPARSE = _version("CUSPARSE", 12, 5, 2, 23, 1000)
+_CUFFT = _version("CUFFT", 11, 2, 6, 28, 1000)
+_CURAND = _version("CURAND", 10, 3, 7, 37, 1000)
+_CUSOLVER = _version("CUSOLVER", 11, 6, 4, 38, 1000)
+_CUDNN = {"CUDNN_MAJOR": "9", "CUDNN_MINOR": "5", "CUDNN_PATCHLEVEL": "0", "CUDNN_VERSION": "90500"}
+# CUDA library header -> the version macros it defines (itself or through the header it includes). Unlike the
+# runtime's macros (clang's CUDA mode includes cuda_runtime.h before the file), these exist only from the
+# #include on, and only when that #include is in a branch the compile takes.
+LIBRARY_VERSIONS: dict[str, dict[str, str]] = {
+    **dict.fromkeys(("cublas.h", "cublas_v2.h", "cublas_api.h"), _CUBLAS),
+    **dict.fromkeys(("cusparse.h", "cusparse_v2.h"), _CUSPARSE),
+    **dict.fromkeys(("cufft.h", "cufftXt.h"), _CUFFT),
+    **dict.fromkeys(("curand.h", "curand_kernel.h"), _CURAND),
+    **dict.fromkeys(("cusolverDn.h", "cusolverSp.h", "cusolverRf.h", "cusolverMg.h", "cusolver_common.h",
+                     "cusolverSp_LOWLEVEL_PREVIEW.h"), _CUSOLVER),
+    **dict.fromkeys(("cudnn.h", "cudnn_version.h"), _CUDNN),
+}
 
 _TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||<<|>>|<=|>=|==|!=|[-+*/%<>!~&|^()?:,]))")
 
@@ -197,14 +231,16 @@ def evaluate(expr: str, macros: dict[str, str | None]) -> bool | None:
 _DEFINE = re.compile(r"([A-Za-z_]\w*)(\()?\s*(.*)", re.S)
 
 
-def excluded_ranges(text: str, masked: str, cond: Conditionals, includes: list[str],
+def excluded_ranges(text: str, masked: str, cond: Conditionals, includes: list[tuple[int, str]],
                     defines: tuple[str, ...] = ()) -> list[tuple[int, int]]:
     """[start, end) spans of the branches the preprocessor would skip (from the end of the directive line that
-    starts a skipped branch to the start of the next directive of the same chain)."""
+    starts a skipped branch to the start of the next directive of the same chain). includes: (offset, path) of
+    every #include, in order."""
     macros: dict[str, str | None] = dict(BUILTIN)
-    for header in includes:
+    for _offset, header in includes:
         for name in HEADER_GUARDS.get(header, ()):
             macros[name] = "1"
+    pending = [(offset, LIBRARY_VERSIONS[header]) for offset, header in includes if header in LIBRARY_VERSIONS]
     for d in defines:
         name, _, value = d.partition("=")
         macros[name.strip()] = value if value else "1"
@@ -216,6 +252,10 @@ def excluded_ranges(text: str, masked: str, cond: Conditionals, includes: list[s
         return all(f[2] for f in stack)
 
     for d in cond.directives:
+        while pending and pending[0][0] < d.start:  # library headers included before this directive
+            offset, versions = pending.pop(0)
+            if active():
+                macros.update(versions)
         if d.kind in ("define", "undef"):
             if active():
                 m = _DEFINE.match(d.expr)

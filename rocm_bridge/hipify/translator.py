@@ -522,7 +522,7 @@ def _skip_excluded(lexed: Lexed, opts: Options, result: Result) -> None:
     for start, end in lexed.includes:
         parts = split_include(lexed.text[start:end])
         if parts is not None:
-            paths.append(parts[2])
+            paths.append((start, parts[2]))
     ranges = excluded_ranges(lexed.text, lexed.masked, lexed.conditionals, paths, opts.defines)
     if not ranges:
         return
