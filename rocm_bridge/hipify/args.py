@@ -12,6 +12,15 @@ FuncArgCasts, read at ROCm/HIPIFY f0621efc, 2026-12-01):
     ("copy", i, "j")                               argument i is copied before argument j
     ("datatype", i, "rocsparse")                   argument i, when it is a rocBLAS data type constant (the table's
                                                    --roc name of CUDA_R_32F ...), becomes rocSPARSE's own constant
+    ("declare", i, "bool hipify_use_mask")         an argument the CUDA call does not have: a variable of that type
+                                                   and name is declared, value-initialised (`bool hipify_use_mask =
+                                                   {};`), on the lines before the call, and goes in as argument i
+    ("declare_addr", i, "T hipify_x")              the same, passed by address (&hipify_x: an output argument)
+
+The declared variables follow HIPIFY's e_insert_new_argument (HipifyAction.cpp at 09c2ef1d, the version of its test
+cudnn_insert_new_arg.cu): each declaration goes at the start of the line where the call begins, with that line's
+indentation; a name used again in the same file gets a suffix _1, _2 ... (one counter per name and file,
+InsertedVarCounter); arguments past the end are appended after the last one, in the rule's order.
 
 Targets: "hip" (the call was mapped to a HIP library: hipSPARSE, the HIP runtime ...), "roc" (mapped to a
 ROCm library under --roc: rocSPARSE ...), "miopen" (cuDNN mapped to MIOpen under --miopen). `arity` is the CUDA argument count a rule was written for; a call
@@ -122,11 +131,21 @@ RULES: dict[str, tuple[Rule, ...]] = {
     "cudnnGetPoolingNdDescriptor": (Rule("miopen", 8, (("remove", 3, ""),)),),
     "cudnnSetLRNDescriptor": (Rule("miopen", 5, (("insert", 1, "miopenLRNCrossChannel"),)),),
     "cudnnFindConvolutionForwardAlgorithmEx": (Rule("miopen", 13, (("insert", 13, "true"),)),),
-    # the _V2 RNN descriptor calls take no handle (HIPIFY) and have a bias mode before the algorithm, which
-    # HIPIFY leaves out (its TODO #837), so its Set call cannot compile: cuDNN's RNNs always have biases, so
-    # miopenRNNwithBias is added; the Get call would need a new variable and is reported instead
+    # the _V2 RNN descriptor calls take no handle (HIPIFY) and have a bias mode before the algorithm. HIPIFY's
+    # test copies before 09c2ef1d leave it out (its TODO #837: the call cannot compile); since 09c2ef1d HIPIFY
+    # declares a value-initialised miopenRNNBiasMode_t for it, i.e. miopenRNNNoBias. cuDNN's v6 RNNs always have
+    # biases, so the Set call gets miopenRNNwithBias (not HIPIFY's); the Get call returns the mode through a
+    # new variable, as HIPIFY's now does
     "cudnnSetRNNDescriptor_v6": (Rule("miopen", 10, (("remove", 0, ""), ("insert", 8, "miopenRNNwithBias"))),),
-    "cudnnGetRNNDescriptor_v6": (Rule("miopen", 10, (("remove", 0, ""),), "hipify.tr.rnn_bias"),),
+    "cudnnGetRNNDescriptor_v6": (Rule("miopen", 10, (("remove", 0, ""),
+                                                     ("declare_addr", 8, "miopenRNNBiasMode_t hipify_biasMode")),
+                                      "hipify.tr.new_args"),),
+    # MIOpen's dropout descriptor also takes use_mask, state_evo and rng_mode (miopen.h; MIOpen docs 5.0.0
+    # dropout.html): HIPIFY (09c2ef1d) declares them as variables and appends them
+    "cudnnSetDropoutDescriptor": (Rule("miopen", 6, (("declare", 6, "bool hipify_use_mask"),
+                                                     ("declare", 7, "bool hipify_state_evo"),
+                                                     ("declare", 8, "miopenRNGType_t hipify_rng_mode")),
+                                       "hipify.tr.new_args"),),
     # cuSPARSE generic API -> hipSPARSE: the external buffer argument
     "cusparseSpSM_solve": (Rule("hip", None, (("insert", 10, "nullptr"),)),
                            Rule("roc", None, (("replace", 9, "rocsparse_spsm_stage_compute"), ("insert", 10, "nullptr"),
@@ -212,6 +231,29 @@ def pick(name: str, target: str, nargs: int) -> Rule | None:
 def wraps_only(rule: Rule) -> bool:
     """True when the rule only wraps and inserts: it can be applied as insertions into the text."""
     return all(op in ("wrap", "insert") for op, _i, _v in rule.ops)
+
+
+DECLARES = ("declare", "declare_addr")
+
+
+def declare(rule: Rule, counters: dict[str, int]) -> tuple[Rule, list[str]]:
+    """The rule with its new variables named, as plain insertions, and their declarations ("bool x = {};").
+
+    counters: how often each base name was declared in this file so far (updated): the first use keeps the name,
+    later ones get _1, _2 ... (HIPIFY's InsertedVarCounter)."""
+    ops: list[tuple[str, int, str]] = []
+    decls: list[str] = []
+    for op, i, value in rule.ops:
+        if op not in DECLARES:
+            ops.append((op, i, value))
+            continue
+        type_name, _, base = value.rpartition(" ")
+        n = counters.get(base, 0)
+        counters[base] = n + 1
+        name = f"{base}_{n}" if n else base
+        decls.append(f"{type_name} {name} = {{}};")
+        ops.append(("insert", i, f"&{name}" if op == "declare_addr" else name))
+    return Rule(rule.target, rule.arity, tuple(ops), rule.note), decls
 
 
 def needs_wrap(arg: str, prefix: str) -> bool:

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rocm_bridge.hipify import headers as hdr
-from rocm_bridge.hipify.args import RULES, needs_wrap, pick, wraps_only
+from rocm_bridge.hipify.args import DECLARES, RULES, declare, needs_wrap, pick, wraps_only
 from rocm_bridge.hipify.edits import apply_edits, regroup
 from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
 from rocm_bridge.hipify.lexer import Lexed, _trie_pattern, lex, split_include
@@ -159,6 +159,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
     # --amap: the skipped branches keep their identifiers, renamed by the table only (HIPIFY's raw-token pass);
     # what HIPIFY does through clang's AST (overloads, HIP_SYMBOL, argument rules) needs the branch compiled
     renamed_only = result.skipped if opts.skip_excluded and opts.amap else ()
+    declared: dict[str, int] = {}  # new variables declared for argument rules, by base name (args.declare)
     for start, name in zip(lexed.id_starts, lexed.id_names, strict=True):
         if name in shadowed and not re.compile(_TAG_BEFORE).search(lexed.masked, max(0, start - 16), start):
             continue  # the user's variable (an elaborated `enum cudaError` still names the type)
@@ -205,7 +206,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
             if same or (renamed_only and _inside(renamed_only, start)):
                 pass  # no context rewrite (none for this name, or a branch the preprocessor skips: --amap)
             else:
-                hip = _context_rewrites(lexed, name, end, hip, f, opts, edits, regroups, result)
+                hip = _context_rewrites(lexed, name, end, hip, f, opts, edits, regroups, result, declared)
         else:
             status = EXPERIMENTAL if hip else UNSUPPORTED
             hip = ""
@@ -225,7 +226,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
 
 
 def _context_rewrites(lexed: Lexed, name: str, end: int, hip: str, f: list[str], opts: Options, edits: list,
-                      regroups: list, result: Result) -> str:
+                      regroups: list, result: Result, declared: dict[str, int]) -> str:
     """The rewrites around a call of `name` (ending at `end`) that depend on its arguments: overloads chosen by
     argument count, HIP_SYMBOL, argument rules, MIOpen reorders. Returns the HIP name to write."""
     text = lexed.text
@@ -243,7 +244,7 @@ def _context_rewrites(lexed: Lexed, name: str, end: int, hip: str, f: list[str],
                 edits.append((e, e, ")"))
     if name in RULES:
         target = "miopen" if f[2] == "MIOpen" else "roc" if f[2].startswith("roc") else "hip"
-        _arg_rule(lexed, name, end, target, edits, regroups, result)
+        _arg_rule(lexed, name, end, target, edits, regroups, result, declared)
     if opts.miopen and name in MIOPEN_ARGS and f[2] == "MIOpen":
         args = call_args(lexed, end)
         arity, reorder = MIOPEN_ARGS[name]
@@ -318,7 +319,8 @@ def _legacy_blas(lexed: Lexed) -> bool:
     return "cublas.h" in paths and "cublas_v2.h" not in paths
 
 
-def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regroups: list, result: Result) -> None:
+def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regroups: list, result: Result,
+              declared: dict[str, int]) -> None:
     """Apply the argument rule of rocm_bridge.hipify.args to the call of `name` ending at `end`."""
     args = call_args(lexed, end)
     if args is None:
@@ -330,6 +332,14 @@ def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regro
     if rule.note:
         result.notes.append((rule.note, *lexed.line_col(end - len(name))))
     text = lexed.text
+    if any(op in DECLARES for op, _i, _v in rule.ops):  # new variables, declared before the call's line
+        rule, decls = declare(rule, declared)
+        line_start = text.rfind("\n", 0, end - len(name)) + 1
+        indent = line_start
+        while indent < len(text) and text[indent] in " \t":
+            indent += 1
+        newline = "\r\n" if "\r\n" in text[:65536] else "\n"
+        edits.append((line_start, line_start, "".join(f"{text[line_start:indent]}{d}{newline}" for d in decls)))
     if wraps_only(rule) and spans:  # insertions only: calls nested inside an argument keep their own rewrites
         tail = []  # appended last: after the ')' of a wrapped last argument
         for op, i, value in rule.ops:  # (equal offsets keep this order: an insert goes before a wrap's '(')
