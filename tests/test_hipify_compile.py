@@ -36,8 +36,12 @@ FLAGS = ["--offload-arch=gfx90a", "-fsyntax-only", "-ferror-limit=0", "-std=c++1
 ROCM_NOT_PACKAGED = ("hipblas/hipblas.h", "rocblas/rocblas.h", "hipfft/hipfft.h", "hipsolver/hipsolver.h",
                      "rocsolver/rocsolver.h", "hipcub/hipcub.hpp", "hipDNN.h", "miopen/miopen.h", "rocfft/rocfft.h",
                      "hipblaslt/hipblaslt.h")
-# HIP headers added after ROCm 5.2 (hip_bf16.h arrived with the __hip_bfloat16 type rework)
-ROCM_NEWER_HEADERS = ("hip/hip_bf16.h",)
+# HIP headers added after ROCm 5.2 (hip_bf16.h arrived with the __hip_bfloat16 type rework), and those
+# data/hipify_headers.csv dates later (hip/cooperative_groups/hip_reduce.h 7.13, hip_scan.h 10.0)
+with (ROOT / "data" / "hipify_headers.csv").open(newline="", encoding="utf-8") as _fh:
+    DATED_HEADERS = {r["hip_header"]: r["hip_added"] for r in csv.DictReader(_fh) if r["hip_added"]}
+ROCM_NEWER_HEADERS = ("hip/hip_bf16.h", *sorted(h for h, v in DATED_HEADERS.items()
+                                                 if tuple(int(p) for p in v.split(".")[:2]) > (5, 2)))
 # the nvcc here is the CUDA 13 compiler with cudart only: the math / DNN libraries' headers are not installed
 CUDA_NOT_INSTALLED = ("cublas_v2.h", "cublas.h", "cublasLt.h", "cufft.h", "curand.h", "curand_kernel.h",
                       "cusparse.h", "cusolverDn.h", "cudnn.h", "nvrtc.h", "cub/cub.cuh")
@@ -211,6 +215,10 @@ def test_golden_outputs_and_examples_compile_with_hipcc_except_apis_newer_than_r
         left |= flagged
         bad, named = _judge(proc.stderr, used_newer | left, ROCM_NOT_PACKAGED + ROCM_NEWER_HEADERS)
         stopped = any(MISSING_HEADER.search(m) for m in _errors(proc.stderr))
+        newer_headers = [h for h in ROCM_NEWER_HEADERS[1:] if f"<{h}>" in result.output]
+        if newer_headers and not any(f"'{h}' file not found" in proc.stderr for h in newer_headers):
+            problems[name] = [f"expected ROCm 5.2 to lack {newer_headers}"]
+            continue
         if name in KNOWN_BAD_OUTPUT:
             if not bad:
                 problems[name] = ["compiles now: remove it from KNOWN_BAD_OUTPUT"]

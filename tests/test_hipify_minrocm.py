@@ -31,6 +31,21 @@ def test_minimum_is_the_newest_added_version_and_lists_the_apis_that_raise_it():
     assert m.raising[0].line == 3 and m.too_new == ()
 
 
+def test_dated_hip_headers_raise_the_minimum_and_are_flagged():
+    """cooperative_groups/reduce.h and scan.h map to HIP headers of ROCm 7.13 and 10.0 (data/hipify_headers.csv;
+    ROCm/rocm-systems projects/clr/CHANGELOG.md); the report counts them like APIs."""
+    src = ("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+           "#include <cooperative_groups/scan.h>\n__global__ void k(int* p) { p[threadIdx.x] = 0; }\n")
+    m = minimum_rocm(translate(src), "7.13")
+    assert m.version == "10.0"
+    assert [(r.hip_name, r.cuda_name, short(r.added), r.line) for r in m.raising] == [
+        ("hip/cooperative_groups/hip_scan.h", "cooperative_groups/scan.h", "10.0", 3),
+        ("hip/cooperative_groups/hip_reduce.h", "cooperative_groups/reduce.h", "7.13", 2)]
+    assert [r.hip_name for r in m.too_new] == ["hip/cooperative_groups/hip_scan.h"]
+    assert minimum_rocm(translate(src.replace("#include <cooperative_groups/scan.h>\n", ""))).version == "7.13"
+    assert minimum_rocm(translate("#include <cooperative_groups.h>\n")).version == FLOOR  # undated: no raise
+
+
 def test_target_version_flags_every_newer_api():
     m = minimum_rocm(translate(SRC), "5.2")
     assert [r.hip_name for r in m.too_new] == ["hipDataType"]

@@ -18,6 +18,7 @@ class HeaderMap(NamedTuple):
     api_group: str
     note: str
     source: str
+    hip_added: str = ""  # the ROCm release that first shipped the HIP header ("" = before 3.5 / not dated)
 
     def target(self, roc_groups: tuple[str, ...]) -> str:
         if self.api_group in roc_groups and self.roc_header:

@@ -1,9 +1,10 @@
 """Minimum ROCm of a translated file: the oldest release that has every HIP API the output uses.
 
 Each converted reference's HIP name has a "HIP added" version in data/hipify_mappings.csv (HIPIFY's
-`HIP_*_VER_MAP`). HIPIFY writes these as ROCm release numbers for the runtime and the libraries alike (hipBLAS
-names added "5.7.0" arrived in ROCm 5.7; Debian's ROCm 5.2 `hipcc --version` reports "HIP version: 5.2.21153"), so
-the largest of them is the oldest ROCm the file can compile on. Versions before 3.x predate ROCm's current
+`HIP_*_VER_MAP`), and a mapped include its HIP header's in data/hipify_headers.csv where known (hip_added:
+hip/cooperative_groups/hip_reduce.h 7.13, hip_scan.h 10.0). HIPIFY writes these as ROCm release numbers for the
+runtime and the libraries alike (hipBLAS names added "5.7.0" arrived in ROCm 5.7; Debian's ROCm 5.2 `hipcc
+--version` reports "HIP version: 5.2.21153"), so the largest of them is the oldest ROCm the file can compile on. Versions before 3.x predate ROCm's current
 numbering; they do not raise the minimum above the FLOOR release.
 
 `--rocm-version X` turns it into a check: every API added after X is listed (it will not compile on X).
@@ -65,6 +66,26 @@ def valid_version(text: str) -> bool:
     return 1 <= len(parts) <= 3 and all(p.isdigit() for p in parts)
 
 
+def _header_requirements(result: Result) -> list[Requirement]:
+    """The HIP headers the output includes that data/hipify_headers.csv dates (hip_added), one per header."""
+    from rocm_bridge.hipify.headers import map_header
+
+    out: dict[str, Requirement] = {}
+    for change in result.headers:
+        if change.reason != "mapped" or not change.hip_header:
+            continue
+        mapped = map_header(change.cuda_header, result.options.roc_groups)
+        if mapped is None or not mapped[1].hip_added:
+            continue
+        known = out.get(change.hip_header)
+        if known is None:
+            out[change.hip_header] = Requirement(change.hip_header, change.cuda_header, mapped[1].hip_added,
+                                                 change.line, 1, 1)
+        else:
+            out[change.hip_header] = known._replace(uses=known.uses + 1)
+    return list(out.values())
+
+
 def minimum_rocm(result: Result, target: str = "") -> MinimumRocm:
     """The minimum ROCm of result's output, and with target the APIs newer than that release."""
     table = active_map(result.options.roc, result.options.miopen)
@@ -87,10 +108,10 @@ def minimum_rocm(result: Result, target: str = "") -> MinimumRocm:
         else:
             entry[3] += uses
     lines, cols = refs.lines, refs.cols
-    reqs = sorted(
-        (Requirement(h, cuda, added, lines[first], cols[first], uses) for h, (first, cuda, added, uses) in by_hip.items()),
-        key=lambda r: (r.line, r.col),
-    )
+    reqs = [Requirement(h, cuda, added, lines[first], cols[first], uses) for h, (first, cuda, added, uses) in by_hip.items()]
+    reqs += _header_requirements(result)
+    any_hip = any_hip or any(h.reason == "mapped" for h in result.headers)
+    reqs.sort(key=lambda r: (r.line, r.col))
     reqs.sort(key=lambda r: (_key(r.added) + (0, 0, 0))[:3], reverse=True)  # newest first, then by first use
     if not any_hip:
         version = ""
