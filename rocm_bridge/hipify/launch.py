@@ -177,6 +177,27 @@ def _statement(masked: str, start: int, close: int) -> bool:
     return False
 
 
+# a __global__ function declared under `template <...>`: group 1 its name (qualifiers, __launch_bounds__(...)
+# and the return type may come between)
+_KERNEL = (r"__global__\s+(?:[A-Za-z_]\w*\s+)*?(?:[A-Za-z_]\w*\s*[*&]?\s*)?(?:__launch_bounds__\s*\([^()]*\)\s*)?"
+           r"(?!__launch_bounds__)([A-Za-z_]\w*)\s*\(")
+_TEMPLATE_KERNEL = r"\btemplate\s*<[^{};]*?>\s*(?:[A-Za-z_]\w*\s+)*?" + _KERNEL
+
+
+def template_kernels(masked: str) -> frozenset[str]:
+    """Names of the file's __global__ function templates that no plain __global__ function shares: a launch of
+    one with deduced template arguments (k<<<g, b>>>(x)) is a template instantiation, which hipify-clang wraps in
+    HIP_KERNEL_NAME (HipifyAction::cudaLaunchKernel, isTemplateInstantiation)."""
+    if "template" not in masked or "__global__" not in masked:
+        return frozenset()
+    templates = {m.group(1) for m in re.finditer(_TEMPLATE_KERNEL, masked)}
+    if not templates:
+        return frozenset()
+    plain = {m.group(1) for m in re.finditer(_KERNEL, masked)
+             if not re.search(r"\btemplate\s*<[^{};]*?>\s*(?:[A-Za-z_]\w*\s+)*?$", masked[max(0, m.start() - 400):m.start()])}
+    return frozenset(templates - plain)
+
+
 def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
     """Record every launch of the original text; rewrite them in `text` (the renamed output) when asked."""
     from rocm_bridge.hipify.translator import Launch
@@ -185,6 +206,7 @@ def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
     masked = lexed.masked
     pieces = []
     last = 0
+    templates = None  # template_kernels(), on the first launch rewritten
     for idx, pos in enumerate(lexed.launches):
         if idx in original.excluded_launches:
             continue
@@ -217,7 +239,10 @@ def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
         stream = conf[3] if len(conf) > 3 and conf[3] else "0"
         grid = grid if _is_dim3(grid) else f"dim3({grid})"
         block = block if _is_dim3(block) else f"dim3({block})"
-        name = f"HIP_KERNEL_NAME({kernel})" if "<" in kernel else kernel
+        if templates is None:
+            templates = template_kernels(original.masked)
+        wrap = "<" in kernel or kernel.rpartition("::")[2] in templates
+        name = f"HIP_KERNEL_NAME({kernel})" if wrap else kernel
         open_p, close_p = arg_span
         inner = text[open_p + 1:close_p]
         body = inner.lstrip(" \t")
