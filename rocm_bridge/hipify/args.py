@@ -217,6 +217,7 @@ for _suffix, _ops in _TYPED.items():
     for _t in "SDCZ":
         RULES[f"cusparse{_t}{_suffix}"] = (Rule("roc", None, _ops),)
 
+_ALREADY_VOID_PP = re.compile(r"^(?:(?:reinterpret|static)_cast\s*<\s*void\s*\*\s*\*\s*>|\(\s*void\s*\*\s*\*\s*\))")
 _ALREADY_VOID = re.compile(r"^(?:reinterpret_cast\s*<|static_cast\s*<|\(\s*(?:const\s+)?void\s*(?:const\s*)?\*\s*\))")
 
 
@@ -260,6 +261,8 @@ def needs_wrap(arg: str, prefix: str) -> bool:
     """False when the argument already is a cast of this kind (translated twice, or written that way)."""
     if prefix == _VOID_CAST:
         return _ALREADY_VOID.match(arg) is None
+    if prefix == _VOID_PP_CAST:
+        return _ALREADY_VOID_PP.match(arg) is None
     return not arg.startswith(prefix)
 
 

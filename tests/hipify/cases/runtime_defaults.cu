@@ -7,6 +7,7 @@ int main() {
   cudaMalloc(&x, 64 * sizeof(float));
   cudaHostAlloc(&h, 64 * sizeof(float), cudaHostAllocMapped);
   cudaHostGetDevicePointer(&dp, h, 0);
+  cudaHostAlloc((void **)&h, 64 * sizeof(float), cudaHostAllocDefault);  // already cast: left as written
   cudaMallocPitch(&dp, &pitch, 64, 64);
   bump<<<1, 64, 0, first>>>(x);
   cudaEventRecord(ready, first);

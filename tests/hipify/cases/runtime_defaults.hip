@@ -7,6 +7,7 @@ int main() {
   hipMalloc(&x, 64 * sizeof(float));
   hipHostAlloc(reinterpret_cast<void**>(&h), 64 * sizeof(float), hipHostMallocMapped);
   hipHostGetDevicePointer(reinterpret_cast<void**>(&dp), h, 0);
+  hipHostAlloc((void **)&h, 64 * sizeof(float), hipHostMallocDefault);  // already cast: left as written
   hipMallocPitch(reinterpret_cast<void**>(&dp), &pitch, 64, 64);
   bump<<<1, 64, 0, first>>>(x);
   hipEventRecord(ready, first);
