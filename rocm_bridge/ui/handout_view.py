@@ -34,8 +34,11 @@ _PRINT_CSS = """
     h2, h3 { break-after: avoid; }
     [data-testid="stVerticalBlockBorderWrapper"], [data-testid="stLayoutWrapper"], [data-testid="stPlotlyChart"],
     [data-testid="stMarkdownContainer"] table { break-inside: avoid; }
-    /* black on white even when the app is dark; charts carry their own white paper (figures.for_print) */
+    /* black on white even when the app is dark; charts carry their own white paper (figures.for_print). The
+       theme's print rule for dark pages (an inverting filter, rocm_bridge/ui/theme.py) is switched off here: the
+       handout is already light, and a filtered page prints as an image, without the PDF's vector text */
     html, body, .stApp, [data-testid="stAppViewContainer"], [data-testid="stMain"] { background: #fff !important; }
+    html[data-rb-dark] [data-testid="stApp"] { filter: none !important; }
     [data-testid="stMain"], [data-testid="stMain"] * { color: #000 !important; }
     [data-testid="stMain"] :is(pre, code) { background: #f4f4f4 !important; }
     [data-testid="stMain"] [data-testid="stAlertContainer"] { background: transparent !important;

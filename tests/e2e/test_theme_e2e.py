@@ -137,17 +137,25 @@ def test_code_editor_and_print_follow_dark(app_server, page):
     editor_bg = frame.locator(".ace_editor").first.evaluate("e => getComputedStyle(e).backgroundColor")
     assert luminance(editor_bg) < 0.05, editor_bg  # Ace's tomorrow_night, not the white textmate
 
-    page.goto(f"{app_server}/handout?lang=en&ho_doc=ch1&theme=dark")
+    page.goto(f"{app_server}/ch1?lang=en&theme=dark")
     settle(page, DARK_BG)
-    button = page.locator("button.rb-no-print")
-    text = button.evaluate("e => getComputedStyle(e).color")
-    assert style.contrast_ratio(_hex(text), "#171614") >= 4.5  # the print button reads on the dark page
     page.wait_for_function("document.documentElement.dataset.rbDark === '1'", timeout=30_000)  # st.html runs late
     page.emulate_media(media="print")
     # Streamlit prints backgrounds exactly: a dark page prints as light paper with dark type instead
-    assert "invert(1)" in page.evaluate("getComputedStyle(document.querySelector('[data-testid=\"stApp\"]')).filter")
+    app_filter = "getComputedStyle(document.querySelector('[data-testid=\"stApp\"]')).filter"
+    assert "invert(1)" in page.evaluate(app_filter)
     pdf = page.pdf(format="A4")
     assert pdf.startswith(b"%PDF")
+
+    page.emulate_media(media="screen")
+    page.goto(f"{app_server}/handout?lang=en&ho_doc=ch1&theme=dark")
+    settle(page, DARK_BG)
+    button = page.locator('[data-rb-action="print"]')
+    text = button.evaluate("e => getComputedStyle(e).color")
+    assert style.contrast_ratio(_hex(text), "#171614") >= 4.5  # the print button reads on the dark page
+    page.wait_for_function("document.documentElement.dataset.rbDark === '1'", timeout=30_000)
+    page.emulate_media(media="print")
+    assert page.evaluate(app_filter) == "none"  # the handout prints its own light layout, as vector text
 
 
 def _hex(rgb: str) -> str:
