@@ -8,9 +8,10 @@
 - Coverage: R over an example model's operator types, and what each uncovered op costs (a round trip over
   the host link plus a synchronisation).
 - Speedup: before/after and an Amdahl view (which part was optimised, how far the whole can go).
-- Compatible: installed driver / ROCm / TensorFlow against minimums read from data/tf_rocm_compat.csv.
+- Compatible: installed driver / ROCm / TensorFlow against minimums read from data/tf_rocm_compat.csv
+  (rocm_bridge.formula_compat).
 
-Hardware presets come from data/gpu_specs.csv (peak rates) with a named source for the host-link bandwidth;
+Hardware presets (rocm_bridge.formula_presets) come from data/gpu_specs.csv (peak rates) with a named source for the host-link bandwidth;
 op times come from data/formula_lab_recorded.json (measured on an H200 with bench/formula_lab_op_times.py);
 "your machine" comes from a rocm_bridge.measured.HostMeasurement. No module-level streamlit or pandas.
 """
@@ -19,18 +20,33 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 
-from rocm_bridge import formulas, hardware
+from rocm_bridge import formulas
 from rocm_bridge.data import data_path
 from rocm_bridge.errors import InvalidInput
-from rocm_bridge.measured import HostMeasurement
-from rocm_bridge.versions import parse_version
+
+# re-exported: the pages and the handout use them as formula_lab.<name>
+from rocm_bridge.formula_compat import (  # noqa: F401
+    CompatCheck,
+    CompatGrid,
+    compat_check,
+    compat_choices,
+    compat_grid,
+)
+from rocm_bridge.formula_presets import (  # noqa: F401
+    HOST_PRESET,
+    PRESET_KEYS,
+    HardwarePreset,
+    hardware_preset,
+    host_preset,
+    link_quotes,
+    presets,
+)
 
 RECORDED_OPS = "formula_lab_recorded.json"
-HOST_PRESET = "host"
 
 
 # --- input validation (query parameters and widget values) ----------------------------------------------
@@ -90,18 +106,23 @@ def _parts(x: float, digits: int) -> tuple[str, int | None]:
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def _number(x: float, digits: int, infinity: str, power: Callable[[str, int], str]) -> str:
+    """0, infinity, an everyday number, or power(mantissa, exponent): the shape both formatters share."""
+    if x == 0:
+        return "0"
+    if math.isinf(x):
+        return infinity
+    mantissa, exp = _parts(x, digits)
+    return mantissa if exp is None else power(mantissa, exp)
+
+
 def _g(x: float, digits: int = 4) -> str:
     r"""A number for LaTeX: 4 significant digits, powers of ten as 1.29 \times 10^{8} (never '1.290e+08').
 
     >>> _g(1.29e8), _g(2560.0), _g(2.5e-5)
     ('1.29 \\times 10^{8}', '2560', '2.5 \\times 10^{-5}')
     """
-    if x == 0:
-        return "0"
-    if math.isinf(x):
-        return "\\infty"
-    mantissa, exp = _parts(x, digits)
-    return mantissa if exp is None else rf"{mantissa} \times 10^{{{exp}}}"
+    return _number(x, digits, "\\infty", lambda mantissa, exp: rf"{mantissa} \times 10^{{{exp}}}")
 
 
 def fmt(x: float, digits: int = 4) -> str:
@@ -110,181 +131,7 @@ def fmt(x: float, digits: int = 4) -> str:
     >>> fmt(1.29e8), fmt(0.1505), fmt(0)
     ('1.29 × 10⁸', '0.1505', '0')
     """
-    if x == 0:
-        return "0"
-    if math.isinf(x):
-        return "∞"
-    mantissa, exp = _parts(x, digits)
-    return mantissa if exp is None else f"{mantissa} × 10{str(exp).translate(_SUPERSCRIPT)}"
-
-
-# --- hardware presets -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HardwarePreset:
-    """Peak rates of one GPU as the framework sees it, and its host link, each with a source.
-
-    fp32_tflops is the FP32-matrix (CDNA) or TF32 (Ampere/Hopper) dense peak, the rate FP32 training uses
-    by default; fp16_tflops the dense FP16 matrix peak that mixed precision uses.
-    """
-
-    key: str
-    label: str
-    vendor: str
-    fp32_tflops: float
-    fp16_tflops: float
-    link_name: str
-    link_gbs: float  # host-to-device GB/s, one direction
-    sources: tuple[str, ...]
-    note_key: str = ""  # catalog key of a caveat (e.g. "one GCD of an MI250")
-    measured: bool = False  # True: from the user's HostMeasurement
-    recorded: bool = False  # True: recorded results shipped with the app
-    dispatch_us: float | None = None
-    sync_us: float | None = None
-
-    @property
-    def mixed_factor(self) -> float:
-        """How many times faster the FP16 peak is than the FP32-matrix/TF32 peak."""
-        return self.fp16_tflops / self.fp32_tflops
-
-
-@dataclass(frozen=True)
-class _PresetSpec:
-    key: str
-    model: str  # gpu_specs.csv model
-    share: float  # fraction of the package the framework sees as one GPU (an MI250 is 2 GCDs)
-    link_name: str
-    link_gbs: float
-    link_source: str
-    quotes: tuple[tuple[str, str], ...]  # (gpu_specs.csv model, text of its interconnect cell) behind link_gbs
-    note_key: str = ""
-
-
-# The host-link figures quote the interconnect column of gpu_specs.csv; a test checks each quote is there.
-_PRESET_SPECS: tuple[_PresetSpec, ...] = (
-    _PresetSpec(
-        "mi250_gcd",
-        "Instinct MI250",
-        0.5,
-        "PCIe 4.0 x16",
-        32.0,
-        "gpu_specs.csv: Instinct MI250 interconnect 'PCIe Gen4 x16 per GCD to host'; a PCIe 4.0 x16 link carries "
-        "16 GT/s x 16 lanes / 8 bits = 32 GB/s per direction before 128b/130b encoding (PCI-SIG, PCI Express "
-        "Base Specification 4.0)",
-        (("Instinct MI250", "PCIe Gen4 x16 per GCD to host"),),
-        "formula_lab.preset.note_gcd",
-    ),
-    _PresetSpec(
-        "mi250x_frontier",
-        "Instinct MI250X",
-        0.5,
-        "Infinity Fabric CPU-GCD",
-        36.0,
-        "gpu_specs.csv: Instinct MI250X interconnect 'CPU-GCD Infinity Fabric 36+36 GB/s (Frontier node)'",
-        (("Instinct MI250X", "CPU-GCD Infinity Fabric 36+36 GB/s"),),
-        "formula_lab.preset.note_gcd",
-    ),
-    _PresetSpec(
-        "a100_40gb",
-        "A100 40GB SXM4",
-        1.0,
-        "PCIe 4.0 x16",
-        32.0,
-        "gpu_specs.csv: A100 40GB SXM4 interconnect 'PCIe Gen4 32+32 GB/s'",
-        (("A100 40GB SXM4", "PCIe Gen4 32+32 GB/s"),),
-    ),
-    _PresetSpec(
-        "h200",
-        "H200 SXM",
-        1.0,
-        "PCIe 5.0 x16",
-        64.0,
-        "gpu_specs.csv: H100 SXM5 interconnect 'PCIe Gen5 128 GB/s' (both directions, 64 GB/s each); the H200 "
-        "row lists only NVLink and the H200 uses the same GH100 host platform",
-        (("H100 SXM5", "PCIe Gen5 128 GB/s"),),
-        "formula_lab.preset.note_h200_link",
-    ),
-)
-PRESET_KEYS: tuple[str, ...] = tuple(p.key for p in _PRESET_SPECS)
-
-
-def _peak(gpu: hardware.Gpu, metric: str) -> float:
-    value = gpu.figures.get(metric)
-    if value is None:  # "not published": a preset must not silently use 0
-        raise KeyError(f"{gpu.model}: {metric} is not sourced")
-    return value
-
-
-@cache
-def hardware_preset(key: str) -> HardwarePreset:
-    """A sourced hardware preset by key (PRESET_KEYS); peaks from gpu_specs.csv, the link from its quote.
-
-    >>> p = hardware_preset("mi250_gcd")
-    >>> p.fp32_tflops, p.fp16_tflops, p.link_gbs   # half of the MI250 package's 90.5 / 362.1 TFLOP/s
-    (45.25, 181.05, 32.0)
-    """
-    spec = next((p for p in _PRESET_SPECS if p.key == key), None)
-    if spec is None:
-        raise InvalidInput("formula_lab.errors.unknown_choice", name="preset", value=str(key)[:40])
-    gpu = hardware.gpu(hardware.gpu_id(spec.model))
-    label = f"{gpu.vendor} {gpu.model}"
-    if spec.share != 1.0:
-        label += " (1 GCD)"
-    return HardwarePreset(
-        key=spec.key,
-        label=label,
-        vendor=gpu.vendor,
-        fp32_tflops=_peak(gpu, "fp32_matrix_or_tf32") * spec.share,
-        fp16_tflops=_peak(gpu, "fp16") * spec.share,
-        link_name=spec.link_name,
-        link_gbs=spec.link_gbs,
-        sources=(f"gpu_specs.csv ({gpu.model}): {gpu.source.split(' | ')[0]}", spec.link_source),
-        note_key=spec.note_key,
-    )
-
-
-def link_quotes(key: str) -> tuple[tuple[str, str], ...]:
-    """(gpu_specs.csv model, quoted interconnect text) pairs behind a preset's link figure."""
-    return next(p for p in _PRESET_SPECS if p.key == key).quotes
-
-
-def host_preset(measurement: HostMeasurement | None) -> HardwarePreset | None:
-    """'Your machine' from a HostMeasurement: its best FP32/TF32 and FP16/BF16 matmul rates and H2D bandwidth.
-
-    None when the measurement lacks a rate or a host-to-device bandwidth.
-    """
-    if measurement is None:
-        return None
-    rates = {k: v for k, v in measurement.matmul_tflops.items() if v and v > 0}
-    base = rates.get("tf32") or rates.get("fp32")
-    fast = rates.get("fp16") or rates.get("bf16")
-    link = measurement.h2d_pinned_gbs or measurement.h2d_pageable_gbs
-    if not base or not fast or not link:
-        return None
-    return HardwarePreset(
-        key=HOST_PRESET,
-        label=measurement.device_name,
-        vendor=measurement.vendor,
-        fp32_tflops=float(max(rates.get("tf32", 0.0), rates.get("fp32", 0.0))),
-        fp16_tflops=float(max(rates.get("fp16", 0.0), rates.get("bf16", 0.0))),
-        link_name="H2D pinned" if measurement.h2d_pinned_gbs else "H2D pageable",
-        link_gbs=float(link),
-        sources=(f"{measurement.backend} {measurement.backend_version}, {measurement.measured_at}",),
-        measured=not measurement.recorded,
-        recorded=measurement.recorded,
-        dispatch_us=measurement.dispatch_us,
-    )
-
-
-def presets(measurement: HostMeasurement | None = None) -> dict[str, HardwarePreset]:
-    """Every preset by key; 'host' first when a usable measurement is given."""
-    out: dict[str, HardwarePreset] = {}
-    host = host_preset(measurement)
-    if host is not None:
-        out[HOST_PRESET] = host
-    out.update({k: hardware_preset(k) for k in PRESET_KEYS})
-    return out
+    return _number(x, digits, "∞", lambda mantissa, exp: f"{mantissa} × 10{str(exp).translate(_SUPERSCRIPT)}")
 
 
 # --- per-op time and XLA fusion --------------------------------------------------------------------------
@@ -726,77 +573,6 @@ def amdahl_curve(fraction_optimised: float, local_speedups: Iterable[float]) -> 
 LOCAL_SPEEDUPS: tuple[float, ...] = tuple(round(1.25**i, 4) for i in range(0, 32))  # 1 ... ~1000x
 
 
-# --- compatible ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CompatCheck:
-    """The Compatible formula for picked versions, with the minimums' sources and unsourced factors."""
-
-    result: formulas.Compatibility
-    minimums: dict[str, str | None]  # driver / rocm / tensorflow -> minimum (None: not in the data)
-    sources: dict[str, str]
-    listed_pair: bool  # whether some row of the matrix lists this ROCm line with this TF version
-
-    @property
-    def unsourced(self) -> tuple[str, ...]:
-        return tuple(k for k, v in self.minimums.items() if v is None)
-
-
-def _floor(version: str) -> str:
-    return version[:-2] if version.endswith(".x") else version
-
-
-def compat_choices() -> dict[str, list[str]]:
-    """Real versions to pick from (newest first): amdgpu drivers, ROCm release lines, TensorFlow versions."""
-    from rocm_bridge import compat  # noqa: PLC0415
-
-    return {
-        "driver": compat.choices("amdgpu_driver"),
-        "rocm": compat.choices("rocm"),
-        "tensorflow": compat.choices("tensorflow_rocm"),
-    }
-
-
-def compat_check(driver: str, rocm: str, tensorflow: str) -> CompatCheck:
-    """Compatible = 1[v_D >= D_min] x 1[v_R >= R_min] x 1[v_T >= T_min], minimums from tf_rocm_compat.csv:
-
-    - D_min: the oldest amdgpu driver the matrix lists as compatible with the installed ROCm line;
-    - R_min: the oldest ROCm line whose row lists the installed TensorFlow version;
-    - T_min: the oldest TensorFlow version listed for the installed ROCm line.
-    A minimum the data does not give is left out of the product and reported in `unsourced`.
-
-    >>> c = compat_check(driver="6.4", rocm="6.3.x", tensorflow="2.18.1")
-    >>> c.result.value, [i.name for i in c.result.failing], c.minimums["rocm"]
-    (0, ['rocm'], '6.4.x')
-    """
-    from rocm_bridge import compat  # noqa: PLC0415
-
-    for name, value in (("driver", driver), ("rocm", rocm), ("tensorflow", tensorflow)):
-        if not value or not str(value).strip():
-            raise InvalidInput("errors.bad_version", value=f"{name}: {value!r}")
-        parse_version(value)
-    drivers = [_floor(d) for d in compat.drivers_for_rocm(rocm)]
-    d_min = min(drivers, key=parse_version) if drivers else None
-    release = compat.release_row(rocm)
-    req = compat.requirements_for(tensorflow)
-    r_min = req.rocm_min
-    t_min = compat.tensorflow_min_for_rocm(rocm)
-    minimums = {"driver": d_min, "rocm": r_min, "tensorflow": t_min}
-    installed = {"driver": driver, "rocm": rocm, "tensorflow": tensorflow}
-    components = {k: (installed[k], m) for k, m in minimums.items() if m is not None}
-    if not components:
-        raise InvalidInput("errors.no_components")
-    sources = {
-        "driver": release.source if (release and d_min) else "",
-        "rocm": req.source,
-        "tensorflow": release.source if (release and t_min) else "",
-    }
-    return CompatCheck(
-        formulas.compatible(**components), minimums, sources, compat.pair_listed(rocm, tensorflow) is not None
-    )
-
-
 # --- the formulas with the user's numbers substituted ------------------------------------------------------
 
 
@@ -844,33 +620,3 @@ def latex_amdahl(view: AmdahlView) -> str:
         rf"{{{_g(view.local_speedup)}}}}} = {_g(view.speedup)}"
         rf",\quad S_{{\max}} = \frac{{1}}{{1 - {_g(view.fraction_optimised)}}} = {_g(view.ceiling)}"
     )
-
-
-@dataclass(frozen=True)
-class CompatGrid:
-    rocm: tuple[str, ...]  # rows, newest first
-    tensorflow: tuple[str, ...]  # columns, oldest first
-    values: tuple[tuple[int | None, ...], ...]  # Compatible per (rocm, tf); None where the data has no minimum
-
-
-@lru_cache(maxsize=64)
-def compat_grid(driver: str) -> CompatGrid:
-    """Compatible over every ROCm release line x every TensorFlow version the release rows list, for a driver."""
-    from rocm_bridge import compat  # noqa: PLC0415
-
-    rocm_lines = tuple(compat.choices("rocm"))
-    by_version: dict[tuple[int, ...], str] = {}
-    for r in compat.rows("rocm_release"):
-        for tf in r.tensorflow:
-            by_version.setdefault(parse_version(tf), tf)
-    tfs = tuple(by_version[k] for k in sorted(by_version))
-    values = []
-    for rocm in rocm_lines:
-        row: list[int | None] = []
-        for tf in tfs:
-            try:
-                row.append(compat_check(driver, rocm, tf).result.value)
-            except InvalidInput:
-                row.append(None)
-        values.append(tuple(row))
-    return CompatGrid(rocm_lines, tfs, tuple(values))
