@@ -13,7 +13,11 @@
    from 1k to 200k lines (us per line) and its peak memory (the child's own ru_maxrss, from os.wait4) at 200k
    lines; with --hipify-perl PATH the same rows for HIPIFY's bin/hipify-perl (run with perl, -quiet-warnings).
 
-    python bench/hipify_bench.py [--runs 7] [--hipify-perl PATH] [--only-process]
+   --python PATH runs the children with another interpreter, e.g. a venv's (as the README sets up): the CLI's
+   hipify path needs only the standard library, and a fresh venv leaves out whatever .pth hooks the base
+   interpreter's site-packages runs at every start (measure both and say which).
+
+    python bench/hipify_bench.py [--runs 7] [--hipify-perl PATH] [--only-process] [--python PATH]
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+PYTHON = sys.executable  # the children's interpreter; --python replaces it
 
 from rocm_bridge.hipify import page_model as pm  # noqa: E402
 from rocm_bridge.hipify.index import active_map  # noqa: E402
@@ -130,7 +135,7 @@ def child_usage(args: list[str]) -> tuple[float, float, float]:
 
 def process_rows(runs: int, perl: Path | None) -> list[tuple[str, str, str, str, str]]:
     """(what, cpu ms, us/line, peak MB, note) for the one-line file and the scaling series."""
-    tools = [("rocm_bridge", lambda f: [sys.executable, "-m", "rocm_bridge", "hipify", str(f)])]
+    tools = [("rocm_bridge", lambda f: [PYTHON, "-m", "rocm_bridge", "hipify", str(f)])]
     if perl is not None:
         # -quiet-warnings: without it hipify-perl checks every line against each of ~3,000 names it warns about
         # (its per-line warning loop), about 29 s of CPU for 1,000 lines here, so 200k lines would take hours
@@ -139,9 +144,13 @@ def process_rows(runs: int, perl: Path | None) -> list[tuple[str, str, str, str,
     with tempfile.TemporaryDirectory() as tmp:
         one = Path(tmp) / "one.cu"
         one.write_text("cudaMalloc(&p, 4);\n")
-        floor = [child_usage([sys.executable, "-c", "pass"]) for _ in range(runs)]
-        out.append(("python -c pass", f"{statistics.median(x[1] for x in floor) * 1000:.0f}", "-",
-                    f"{statistics.median(x[2] for x in floor):.0f}", "interpreter floor"))
+        floors = [("python -c pass", [PYTHON, "-c", "pass"])]
+        if perl is not None:
+            floors.append(("perl -e 1", ["perl", "-e", "1"]))
+        for label, cmd in floors:
+            floor = [child_usage(cmd) for _ in range(runs)]
+            out.append((label, f"{statistics.median(x[1] for x in floor) * 1000:.0f}", "-",
+                        f"{statistics.median(x[2] for x in floor):.0f}", "interpreter floor"))
         for name, cmd in tools:
             child_usage(cmd(one))  # warm caches (and build the index cache on a first run)
             samples = [child_usage(cmd(one)) for _ in range(runs)]
@@ -163,7 +172,11 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--hipify-perl", type=Path, help="HIPIFY's bin/hipify-perl, to print its rows beside ours")
     ap.add_argument("--only-process", action="store_true", help="only section 4 (one-line, scaling, memory)")
+    ap.add_argument("--python", default=sys.executable, help="interpreter for the child processes")
     args = ap.parse_args()
+    global PYTHON
+    PYTHON = args.python
+    print(f"children run with {PYTHON}")
 
     prow = process_rows(args.runs, args.hipify_perl)
     width = max(len(r[0]) for r in prow)
@@ -181,12 +194,12 @@ def main() -> int:
         big = Path(tmp) / "big.cu"
         big.write_text(big_source(10_000))
         n_lines = big.read_text().count("\n")
-        floor = median_run([sys.executable, "-c", "pass"], args.runs)
+        floor = median_run([PYTHON, "-c", "pass"], args.runs)
         rows.append(("python -c pass (interpreter floor)", f"{floor[0] * 1000:.0f}", f"{floor[1] * 1000:.0f}", "-"))
         for label, extra in (("default (HIP libraries)", []),
                              ("--roc --miopen --hip-kernel-execution-syntax",
                               ["--roc", "--miopen", "--hip-kernel-execution-syntax"])):
-            cmd = [sys.executable, "-m", "rocm_bridge", "hipify", str(big), "--print-stats", *extra]
+            cmd = [PYTHON, "-m", "rocm_bridge", "hipify", str(big), "--print-stats", *extra]
             wall, cpu = median_run(cmd, args.runs)
             ok = "yes" if wall <= 0.3 else "NO"
             rows.append((f"CLI {n_lines} lines, {label}", f"{wall * 1000:.0f}", f"{cpu * 1000:.0f}", ok))

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from pathlib import Path
 
 LANGS: tuple[str, ...] = ("en", "zh")
 DEFAULT_LANG = "en"
 LANG_NAMES = {"en": "English", "zh": "中文"}
-LOCALES_DIR = Path(__file__).parent / "locales"
+LOCALES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locales")  # os.path: the CLI skips pathlib
 
 
 def _flatten(table: dict, prefix: str, out: dict[str, dict[str, str]], origin: str) -> None:
@@ -41,9 +40,9 @@ def catalog() -> dict[str, dict[str, str]]:
     import tomllib  # here, not at the top: the command line imports this module for cli_lang() only
 
     out: dict[str, dict[str, str]] = {}
-    for path in sorted(LOCALES_DIR.glob("*.toml")):
-        with path.open("rb") as fh:
-            _flatten(tomllib.load(fh), "", out, path.name)
+    for name in sorted(n for n in os.listdir(LOCALES_DIR) if n.endswith(".toml")):
+        with open(os.path.join(LOCALES_DIR, name), "rb") as fh:
+            _flatten(tomllib.load(fh), "", out, name)
     return out
 
 

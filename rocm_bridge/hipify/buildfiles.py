@@ -20,27 +20,31 @@ import csv
 import re
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
+
+from rocm_bridge.hipify.records import record
 
 DATA = Path(__file__).resolve().parent.parent.parent / "data" / "hipify_cmake_targets.csv"
 DEFAULT_ARCH = "gfx90a"
 HIP_CMAKE_MIN = (3, 21)  # ROCm docs: "HIP language support requires 3.21"
 
 
-class Change(NamedTuple):
+@record
+class Change:
     line: int
     before: str
     after: str
     key: str  # hipify.build.change.<what>
 
 
-class Todo(NamedTuple):
+@record
+class Todo:
     line: int
     excerpt: str
     key: str  # hipify.build.todo.<why>
 
 
-class BuildResult(NamedTuple):
+@record
+class BuildResult:
     path: str
     kind: str  # "cmake" | "make"
     source: str
@@ -60,7 +64,8 @@ def build_kind(name: str) -> str | None:
     return None
 
 
-class Target(NamedTuple):
+@record
+class Target:
     cuda: str
     kind: str
     hip_package: str
@@ -286,7 +291,8 @@ ARCH_VARS = {"CMAKE_CUDA_ARCHITECTURES": "CMAKE_HIP_ARCHITECTURES", "CUDA_ARCHIT
 PACKAGES = {"cudatoolkit": "hip", "cudnn": "CUDNN", "nccl": "NCCL", "thrust": "Thrust", "cub": "CUB"}
 
 
-class _Arg(NamedTuple):
+@record
+class _Arg:
     start: int
     end: int
     text: str

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from pathlib import Path
-from typing import NamedTuple
 
-HEADERS_CSV = Path(__file__).resolve().parent.parent.parent / "data" / "hipify_headers.csv"
+from rocm_bridge.hipify.records import record
+
+HEADERS_CSV = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "data", "hipify_headers.csv")
 HIP_RUNTIME = "hip/hip_runtime.h"
 HIP_RUNTIME_API = "hip/hip_runtime_api.h"
 
 
-class HeaderMap(NamedTuple):
+@record
+class HeaderMap:
     cuda_header: str
     hip_header: str  # "" = dropped (HIP does not need it)
     roc_header: str  # "" = same as hip_header
@@ -30,7 +32,7 @@ class HeaderMap(NamedTuple):
 def header_table() -> dict[str, HeaderMap]:
     import csv  # here: a file without includes never reads the table
 
-    with HEADERS_CSV.open(newline="", encoding="utf-8") as fh:
+    with open(HEADERS_CSV, newline="", encoding="utf-8") as fh:
         return {row["cuda_header"]: HeaderMap(**row) for row in csv.DictReader(fh)}
 
 

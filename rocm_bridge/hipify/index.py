@@ -10,15 +10,15 @@ If the cache directory is not writable the index is simply built in memory every
 
 from __future__ import annotations
 
-import csv
 import marshal
 import os
 from functools import lru_cache
-from pathlib import Path
-from typing import NamedTuple
+
+from rocm_bridge.hipify.records import record
 
 CSV_NAME = "hipify_mappings.csv"
-DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
+# paths are strings (os.path): pathlib costs ~10 ms of a one-line command-line run; PathLike arguments work too
+DATA_DIR = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "data")
 FORMAT = 8  # bump when the record layout below changes
 
 # Record layout: one tab-joined string per name (13k short strings load from marshal in a few ms; tuples of
@@ -41,7 +41,8 @@ ROC_GROUPS = ("blas", "sparse", "solver", "rand", "complex", "device", "runtime"
 MIOPEN_GROUPS = ("dnn", *ROC_GROUPS)  # --miopen: every ROC group, and the ROC_MIOPEN_ONLY rows (variant "miopen")
 
 
-class Mapping(NamedTuple):
+@record
+class Mapping:
     """One CUDA name as the chosen target sees it (a readable view of a record)."""
 
     cuda_name: str
@@ -67,13 +68,14 @@ def fields(rec: str) -> list[str]:
     return rec.split("\t")
 
 
-def csv_path() -> Path:
-    return DATA_DIR / CSV_NAME
+def csv_path() -> str:
+    return os.path.normpath(os.path.join(DATA_DIR, CSV_NAME))
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("ROCM_BRIDGE_CACHE") or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "rocm_bridge"
+def cache_dir() -> str:
+    base = (os.environ.get("ROCM_BRIDGE_CACHE") or os.environ.get("XDG_CACHE_HOME")
+            or os.path.join(os.path.expanduser("~"), ".cache"))
+    return os.path.join(base, "rocm_bridge")
 
 
 def _record(row: list[str], col: dict[str, int]) -> str:
@@ -85,14 +87,16 @@ def _record(row: list[str], col: dict[str, int]) -> str:
     ))
 
 
-def build_index(path: Path) -> dict[str, dict[str, str]]:
+def build_index(path: str | os.PathLike) -> dict[str, dict[str, str]]:
     """Parse the CSV: {"hip": {name: record}, "roc:<group>": {name: record} for each API group with roc rows}.
 
     A name listed in several API groups (a handful of shared driver/runtime types) keeps the first row that has
     a translation, else the first row.
     """
+    import csv  # here: a start with a built cache never parses the CSV
+
     out: dict[str, dict[str, str]] = {"hip": {}}
-    with path.open(newline="", encoding="utf-8") as fh:
+    with open(path, newline="", encoding="utf-8") as fh:
         reader = csv.reader(fh)
         header = next(reader)
         col = {name: i for i, name in enumerate(header)}
@@ -109,17 +113,17 @@ def build_index(path: Path) -> dict[str, dict[str, str]]:
     return out
 
 
-def _cache_key(path: Path) -> str:
-    st = path.stat()
-    return f"{_content_hash(str(path), st.st_size, st.st_mtime_ns)}:{FORMAT}"
+def _cache_key(path: str | os.PathLike) -> str:
+    st = os.stat(path)
+    return f"{_content_hash(os.fspath(path), st.st_size, st.st_mtime_ns)}:{FORMAT}"
 
 
 @lru_cache(maxsize=8)
 def _content_hash(path: str, size: int, mtime_ns: int) -> str:
     """BLAKE2b of the CSV, remembered in a stamp file for (path, size, mtime) so a start reads no 2 MB."""
-    stamp = cache_dir() / "hipify_index_stamp.marshal"
+    stamp = os.path.join(cache_dir(), "hipify_index_stamp.marshal")
     try:
-        with stamp.open("rb") as fh:
+        with open(stamp, "rb") as fh:
             stamps = marshal.load(fh)
         if not isinstance(stamps, dict):
             stamps = {}
@@ -130,12 +134,13 @@ def _content_hash(path: str, size: int, mtime_ns: int) -> str:
         return known[2]
     import hashlib
 
-    digest = hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+    with open(path, "rb") as fh:
+        digest = hashlib.blake2b(fh.read(), digest_size=16).hexdigest()
     stamps[path] = (size, mtime_ns, digest)
     try:
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as fh:
+        os.makedirs(cache_dir(), exist_ok=True)
+        tmp = f"{stamp}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
             marshal.dump(stamps, fh)
         os.replace(tmp, stamp)
     except OSError:
@@ -143,26 +148,30 @@ def _content_hash(path: str, size: int, mtime_ns: int) -> str:
     return digest
 
 
-def _cache_file(table: str) -> Path:
-    return cache_dir() / f"hipify_index_v{FORMAT}_{table.replace(':', '_')}.marshal"
+def _cache_file(table: str) -> str:
+    return os.path.join(cache_dir(), f"hipify_index_v{FORMAT}_{table.replace(':', '_')}.marshal")
 
 
 def _write_cache(index: dict[str, dict[str, str]], key: str, list_tables: bool = True) -> None:
+    import contextlib
+
     try:
         directory = cache_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        for old in directory.glob("hipify_index_v*.marshal"):
-            if not old.name.startswith(f"hipify_index_v{FORMAT}_"):
-                old.unlink(missing_ok=True)  # an older layout
+        os.makedirs(directory, exist_ok=True)
+        for old in os.listdir(directory):
+            if (old.startswith("hipify_index_v") and old.endswith(".marshal")
+                    and not old.startswith(f"hipify_index_v{FORMAT}_")):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(os.path.join(directory, old))  # an older layout
         for table, rows in index.items():
             target = _cache_file(table)
-            tmp = target.with_suffix(f".{os.getpid()}.tmp")
-            with tmp.open("wb") as fh:
+            tmp = f"{target}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as fh:
                 marshal.dump((key, rows), fh)
             os.replace(tmp, target)
         if list_tables:
-            tmp = _cache_file("tables").with_suffix(f".{os.getpid()}.tmp")
-            with tmp.open("wb") as fh:
+            tmp = f"{_cache_file('tables')}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as fh:
                 marshal.dump((key, sorted(index)), fh)
             os.replace(tmp, _cache_file("tables"))
     except OSError:
@@ -171,7 +180,7 @@ def _write_cache(index: dict[str, dict[str, str]], key: str, list_tables: bool =
 
 def _read_cache(table: str, key: str):
     try:
-        with _cache_file(table).open("rb") as fh:
+        with open(_cache_file(table), "rb") as fh:
             # loads(read()), not load(fh): load calls the file's readinto once per object, 8x the instructions
             stored_key, rows = marshal.loads(fh.read())
     except (OSError, EOFError, ValueError, TypeError):
@@ -180,14 +189,14 @@ def _read_cache(table: str, key: str):
 
 
 @lru_cache(maxsize=4)
-def _built(path: Path) -> dict[str, dict[str, str]]:
+def _built(path: str | os.PathLike) -> dict[str, dict[str, str]]:
     index = build_index(path)
     _write_cache(index, _cache_key(path))
     return index
 
 
 @lru_cache(maxsize=32)
-def load_table(table: str, path: Path | None = None) -> dict[str, str]:
+def load_table(table: str, path: str | os.PathLike | None = None) -> dict[str, str]:
     """One table of the index ("hip" or "roc:<group>"), from the cache file when it matches the CSV.
 
     Tables are cached separately so the default target loads only the HIP table.
@@ -199,7 +208,7 @@ def load_table(table: str, path: Path | None = None) -> dict[str, str]:
     return rows
 
 
-def load_index(path: Path | None = None) -> dict[str, dict[str, str]]:
+def load_index(path: str | os.PathLike | None = None) -> dict[str, dict[str, str]]:
     """Every table of the index for the CSV at path (default data/hipify_mappings.csv)."""
     path = path or csv_path()
     names = _read_cache("tables", _cache_key(path))
@@ -209,7 +218,7 @@ def load_index(path: Path | None = None) -> dict[str, dict[str, str]]:
 
 
 @lru_cache(maxsize=16)
-def active_map(roc: bool = False, miopen: bool = False, path: Path | None = None) -> dict[str, str]:
+def active_map(roc: bool = False, miopen: bool = False, path: str | os.PathLike | None = None) -> dict[str, str]:
     """name -> record for one target: HIP names, with the ROC names of ROC_GROUPS for --roc and of MIOPEN_GROUPS
     (MIOpen, and the ROC_MIOPEN_ONLY rows) for --miopen."""
     groups = target_groups(roc, miopen)

@@ -10,9 +10,9 @@ The rules read the masked text (comments and literals blanked), so a 0xffffffff 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from rocm_bridge.hipify.lexer import Lexed, lex
+from rocm_bridge.hipify.records import record
 
 # Patterns start with a literal character, not \b, so the regex engine can skip ordinary text quickly; the
 # word boundary before a match is checked in _matches(). Each rule also has a cheap substring pre-check, and a
@@ -80,7 +80,8 @@ _SHFL_LOOP = (
     r"for[ \t]*\([^;\n]{0,80}=[ \t]*16[ \t]*;[^;\n]{0,80};[^)\n]{0,80}(?:/=[ \t]*2|>>=[ \t]*1)[ \t]*\)")
 
 
-class Finding(NamedTuple):
+@record
+class Finding:
     rule: str
     severity: str  # error | warning | info
     line: int

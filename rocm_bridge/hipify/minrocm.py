@@ -12,16 +12,16 @@ numbering; they do not raise the minimum above the FLOOR release.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from rocm_bridge.hipify.index import HIP_ADDED, active_map, fields
+from rocm_bridge.hipify.records import record
 from rocm_bridge.hipify.translator import CONVERTED, Result
 
 FLOOR = "3.5"  # below this HIPIFY's HIP versions are HIP's own 1.x/2.x numbers, not ROCm releases
 RAISES_FROM = (4, 0)  # APIs added in ROCm 4.0 or later are the ones listed as raising the minimum
 
 
-class Requirement(NamedTuple):
+@record
+class Requirement:
     """One HIP API of the output with the release that added it."""
 
     hip_name: str
@@ -32,7 +32,8 @@ class Requirement(NamedTuple):
     uses: int
 
 
-class MinimumRocm(NamedTuple):
+@record
+class MinimumRocm:
     version: str  # oldest ROCm with every API: "5.7" (FLOOR when nothing needs more; "" = no HIP API used)
     requirements: list[Requirement]  # every HIP API with a known version, newest first
     target: str = ""  # --rocm-version

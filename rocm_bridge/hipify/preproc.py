@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import NamedTuple
+
+from rocm_bridge.hipify.records import record
 
 _KIND = re.compile(r"(?:ifdef|ifndef|if|elif|else|endif|define|undef)\b")
 
@@ -39,7 +40,8 @@ def _directives(masked: str):
         pos = find("#", end)
 
 
-class Directive(NamedTuple):
+@record
+class Directive:
     start: int  # offset of the line's first character
     end: int  # offset of the end of the directive (before its newline)
     kind: str  # if ifdef ifndef elif else endif define undef

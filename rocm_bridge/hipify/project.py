@@ -9,11 +9,10 @@ files (command line tree mode and the page's zip download); `report_json` the sa
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from rocm_bridge.hipify import buildfiles
 from rocm_bridge.hipify.lint import Finding
 from rocm_bridge.hipify.minrocm import FLOOR, MinimumRocm, _key, minimum_rocm, short
+from rocm_bridge.hipify.records import record
 from rocm_bridge.hipify.report import summarize
 from rocm_bridge.hipify.translator import Options, Result
 
@@ -21,14 +20,16 @@ REPORT_MD = "HIPIFY_REPORT.md"
 REPORT_JSON = "hipify_report.json"
 
 
-class SourceEntry(NamedTuple):
+@record
+class SourceEntry:
     path: str
     result: Result
     findings: tuple[Finding, ...]
     minimum: MinimumRocm
 
 
-class Project(NamedTuple):
+@record
+class Project:
     sources: list[SourceEntry]
     builds: list[buildfiles.BuildResult]
     minimum: str  # oldest ROCm for the whole project ("" when no HIP API is used)

@@ -7,17 +7,17 @@ mapping table knows and N_supported those written out in HIP.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from rocm_bridge.hipify.index import API_GROUPS
 from rocm_bridge.hipify.lint import Finding
 from rocm_bridge.hipify.messages import t
+from rocm_bridge.hipify.records import record
 from rocm_bridge.hipify.result import CONVERTED, EXPERIMENTAL, Info, Reference, Result
 
 GROUP_ORDER = {g: i for i, g in enumerate(API_GROUPS)}
 
 
-class Summary(NamedTuple):
+@record
+class Summary:
     converted: int
     unsupported: int
     experimental: int

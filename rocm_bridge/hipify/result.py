@@ -11,12 +11,14 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from itertools import compress
-from typing import NamedTuple
+
+from rocm_bridge.hipify.records import record
 
 CONVERTED, UNSUPPORTED, EXPERIMENTAL = "converted", "unsupported", "experimental"
 
 
-class Reference(NamedTuple):
+@record
+class Reference:
     """One occurrence of a CUDA API name in the input."""
 
     offset: int
@@ -35,7 +37,8 @@ class Reference(NamedTuple):
     hip_experimental: str = ""
 
 
-class Info(NamedTuple):
+@record
+class Info:
     """What the occurrences of one name with one outcome share: every field of Reference but the position."""
 
     name: str
@@ -160,14 +163,16 @@ class References:
                 yield o, o + width[k], r
 
 
-class HeaderChange(NamedTuple):
+@record
+class HeaderChange:
     line: int
     cuda_header: str
     hip_header: str  # "" = dropped
     reason: str  # mapped | dropped | duplicate | added
 
 
-class Launch(NamedTuple):
+@record
+class Launch:
     line: int
     col: int
     kernel: str

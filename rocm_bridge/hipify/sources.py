@@ -7,9 +7,8 @@ in its first 8 KiB is treated as binary and refused.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from rocm_bridge.hipify.errors import FileTooLarge, NotText, UnsafeArchive, UnsupportedFile
+from rocm_bridge.hipify.records import record
 from rocm_bridge.limits import HIPIFY_UPLOAD_MB, MB, size_mb
 
 SOURCE_EXTS = (".cu", ".cuh", ".cpp", ".h", ".hpp", ".cc", ".cxx", ".hxx", ".c", ".inl")
@@ -21,7 +20,8 @@ ZIP_MAX_TOTAL = 20 * 1024 * 1024  # uncompressed bytes of the sources we extract
 ZIP_MAX_RATIO = 100  # a member that inflates more than this is treated as a bomb
 
 
-class Decoded(NamedTuple):
+@record
+class Decoded:
     text: str
     bad_utf8_at: int | None  # byte offset of the first invalid UTF-8 byte, or None
 

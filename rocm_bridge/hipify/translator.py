@@ -20,13 +20,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from typing import NamedTuple
 
 from rocm_bridge.hipify import headers as hdr
 from rocm_bridge.hipify.args import DECLARES, RULES, declare, needs_wrap, pick, wraps_only
 from rocm_bridge.hipify.edits import apply_edits, regroup
 from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
 from rocm_bridge.hipify.lexer import Lexed, _trie_pattern, lex, split_include
+from rocm_bridge.hipify.records import record
 from rocm_bridge.hipify.result import (  # noqa: F401  (re-exported: the public names of the translator)
     CONVERTED,
     EXPERIMENTAL,
@@ -90,7 +90,8 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 _NAMESPACE_BEFORE = r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\s*$"
 
 
-class Options(NamedTuple):
+@record
+class Options:
     roc: bool = False  # --roc: rocBLAS / rocSPARSE / rocSOLVER / rocRAND instead of the hip* wrappers
     miopen: bool = False  # --miopen: cuDNN -> MIOpen instead of hipDNN
     experimental: bool = False  # --experimental: also apply mappings HIPIFY marks experimental

@@ -29,7 +29,7 @@ def _uploaders(app_test, page: str, **query) -> list:
 
 
 def test_config_holds_the_one_server_limit_in_mb():
-    with limits.CONFIG.open("rb") as fh:
+    with open(limits.CONFIG, "rb") as fh:
         configured = tomllib.load(fh)["server"]["maxUploadSize"]
     assert limits.server_upload_mb() == configured
     assert configured * limits.MB == upload.MAX_UPLOAD_BYTES
