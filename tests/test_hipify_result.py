@@ -228,9 +228,11 @@ def test_one_line_run_imports_nothing_it_does_not_use(tmp_path):
         "import sys, runpy\n"
         f"sys.argv = ['rocm_bridge', 'hipify', {str(src)!r}]\n"
         "try:\n    runpy.run_module('rocm_bridge', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "print('LOADED', sorted(m for m in ('tomllib', 'dataclasses', 'rocm_bridge.formulas') if m in sys.modules))\n"
+        "print('LOADED', sorted(m for m in ('tomllib', 'dataclasses', 'rocm_bridge.formulas', 'typing', 'pathlib',\n"
+        "                                    'shutil') if m in sys.modules))\n"
     )
-    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    # -S: no site hooks (a .pth file may import pathlib before our code runs); the hipify path needs only stdlib
+    out = subprocess.run([sys.executable, "-S", "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert "hipMalloc(&p, 4);" in out.stdout
     assert "LOADED []" in out.stdout
 
