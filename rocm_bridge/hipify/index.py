@@ -18,7 +18,7 @@ from rocm_bridge.hipify.records import record
 
 CSV_NAME = "hipify_mappings.csv"
 # paths are strings (os.path): pathlib costs ~10 ms of a one-line command-line run; PathLike arguments work too
-DATA_DIR = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "data")
+DATA_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "data"))
 FORMAT = 8  # bump when the record layout below changes
 
 # Record layout: one tab-joined string per name (13k short strings load from marshal in a few ms; tuples of
@@ -69,7 +69,7 @@ def fields(rec: str) -> list[str]:
 
 
 def csv_path() -> str:
-    return os.path.normpath(os.path.join(DATA_DIR, CSV_NAME))
+    return os.path.join(DATA_DIR, CSV_NAME)
 
 
 def cache_dir() -> str:
