@@ -27,7 +27,6 @@ A failure is classified by its first error:
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import re
@@ -40,16 +39,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MAPPINGS = ROOT / "data" / "hipify_mappings.csv"
+sys.path.insert(0, str(ROOT))
+
+from rocm_bridge.compile.toolchain import not_packaged  # noqa: E402
+from rocm_bridge.data import read_csv  # noqa: E402
 
 SOURCE_EXTS = (".cu", ".c", ".cpp", ".cc", ".cxx")
 HEADER_EXTS = (".h", ".cuh", ".hpp", ".hxx", ".inl")
 HIP_RELEASE = (5, 2)  # Debian 12's hipcc: "HIP version: 5.2.21153"
 LIBRARY_RELEASE = {"rand": (5, 3), "sparse": (5, 3)}  # Debian's hipRAND / hipSPARSE / rocSPARSE 5.3
-# ROCm libraries Debian 12 does not package (their headers are absent): first path part or file stem
-MISSING_LIBRARIES = ("hipblas", "hipblaslt", "rocblas", "hipfft", "hipfftxt", "rocfft", "hipsolver", "rocsolver",
-                     "hipcub", "rocthrust", "thrust", "miopen", "hipdnn", "rccl", "hipsparselt", "roctx",
-                     "roctracer", "hipblas-common")
 CUDA_LIBRARY_HEADERS = re.compile(r"^(cublas|cufft|curand|cusparse|cusolver|cudnn|nccl|npp|nvjpeg|cutensor|"
                                   r"thrust/|cub/|cutlass)", re.I)
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
@@ -68,18 +66,17 @@ def load_table() -> tuple[dict[str, tuple[int, ...]], set[str], set[str]]:
     """(HIP name -> newest release that added it, HIP names, CUDA names) from data/hipify_mappings.csv."""
     late: dict[str, tuple[int, ...]] = {}
     in_time, hip_names, cuda = set(), set(), set()
-    with MAPPINGS.open(newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
-            cuda.add(row["cuda_name"])
-            hip, version = row["hip_name"], row["hip_added"]
-            if not hip:
-                continue
-            hip_names.add(hip)
-            key = tuple(int(p) for p in version.split(".")[:2] if p.isdigit())
-            if key and key > LIBRARY_RELEASE.get(row["api_group"], HIP_RELEASE):
-                late.setdefault(hip, key)
-            else:
-                in_time.add(hip)
+    for row in read_csv("hipify_mappings.csv"):
+        cuda.add(row["cuda_name"])
+        hip, version = row["hip_name"], row["hip_added"]
+        if not hip:
+            continue
+        hip_names.add(hip)
+        key = tuple(int(p) for p in version.split(".")[:2] if p.isdigit())
+        if key and key > LIBRARY_RELEASE.get(row["api_group"], HIP_RELEASE):
+            late.setdefault(hip, key)
+        else:
+            in_time.add(hip)
     return {k: v for k, v in late.items() if k not in in_time}, hip_names, cuda
 
 
@@ -171,8 +168,7 @@ def classify(stderr: str, table: tuple[dict, set, set]) -> tuple[str, str]:
     header = NOT_FOUND.search(msg)
     if header:
         name = header["header"]
-        part = re.split(r"[/.]", name)[0].lower()
-        if part in MISSING_LIBRARIES or Path(name).stem.lower() in MISSING_LIBRARIES:
+        if not_packaged(name):
             return "a", first
         if name.startswith("hip/"):
             return "b", first

@@ -61,6 +61,17 @@ def test_gfx10_wave64_is_explained():
     assert not r.ok and any(d.explain == "gfx10_wave64" for d in r.diagnostics)
 
 
+@needs_hipcc
+def test_not_packaged_names_the_rocm_libraries_this_debian_lacks():
+    assert toolchain.not_packaged("hipblas/hipblas.h") and toolchain.not_packaged("hipDNN.h")
+    assert toolchain.not_packaged("thrust/device_vector.h") and toolchain.not_packaged("rocfft.h")
+    assert not toolchain.not_packaged("hip/hip_runtime.h") and not toolchain.not_packaged("hiprand/hiprand.h")
+    for name in toolchain.NOT_PACKAGED:  # the installed headers agree with the list
+        assert not Path("/usr/include", name).exists(), name
+    for name in ("hip", "hiprand", "hipsparse", "rocprim", "rocrand", "rocsparse"):
+        assert Path("/usr/include", name).is_dir() and not toolchain.not_packaged(f"{name}/{name}.h"), name
+
+
 # --- hipify examples -----------------------------------------------------------------------------------------
 
 @needs_hipcc

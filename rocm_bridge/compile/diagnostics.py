@@ -13,6 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from functools import cache
 
+from rocm_bridge.compile.toolchain import not_packaged
 from rocm_bridge.data import read_csv
 from rocm_bridge.versions import parse_version
 
@@ -29,8 +30,6 @@ _CUDA_NAME = re.compile(r"^(?:cuda|cu[A-Z]|cublas|cufft|curand|cusparse|cusolver
 _WARP_SYNC = re.compile(r"^(?:__\w+_sync|__activemask|__syncwarp)$")
 _CUDA_HEADER = re.compile(r"^(?:cuda\w*|cu\w+|cublas\w*|cufft\w*|curand\w*|cusparse\w*|cudnn\w*|nvrtc|thrust/|cub/|"
                           r"cooperative_groups|mma\.h|sm_\d+)")
-_NOT_IN_DEBIAN = ("rocblas", "hipblas", "hipblaslt", "hipfft", "rocfft", "hipcub", "rocthrust", "thrust", "miopen",
-                  "hipsolver", "rocsolver", "rccl", "hipdnn")
 
 
 # names hip_runtime.h declares that code commonly uses without a hip prefix
@@ -131,10 +130,9 @@ def explain(diags: list[Diagnostic], code: str) -> list[Diagnostic]:
                 d.explain, d.params = "hip_unknown", {"name": name, "installed": INSTALLED_HIP}
         elif m := _NOT_FOUND.search(msg):
             header = m.group(1)
-            stem = header.split("/")[0].split(".")[0].lower()
             if _CUDA_HEADER.match(header):
                 d.explain, d.params = "cuda_header", {"name": header}
-            elif stem in _NOT_IN_DEBIAN:
+            elif not_packaged(header):
                 d.explain, d.params = "not_in_debian", {"name": header}
             elif header.startswith("hip"):
                 d.explain, d.params = "hip_header_layout", {"name": header}

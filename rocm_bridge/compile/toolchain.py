@@ -23,6 +23,18 @@ LLVM_BIN = Path("/usr/lib/llvm-15/bin")
 INSTALL_HINT_PACKAGES = ("hipcc", "libamdhip64-dev", "rocm-device-libs", "librocprim-dev", "libhiprand-dev",
                          "librocrand-dev", "libhipsparse-dev", "librocsparse-dev", "bubblewrap")
 DOCKER_IMAGE = "rocm/dev-ubuntu-22.04"  # AMD's ROCm development image on Docker Hub
+# ROCm libraries whose headers Debian 12's ROCm 5.2 packages do not install (its /usr/include has hip, hiprand,
+# hipsparse, rocprim, rocrand, rocsparse and nothing else of ROCm's; checked 2026-12-02). Named by a header's first
+# path part or file stem, lower case: <hipblas/hipblas.h>, "hipDNN.h", <thrust/device_vector.h>.
+NOT_PACKAGED = frozenset(("hipblas", "hipblaslt", "hipblas-common", "rocblas", "hipfft", "hipfftxt", "rocfft",
+                          "hipsolver", "rocsolver", "hipcub", "rocthrust", "thrust", "miopen", "hipdnn", "rccl",
+                          "hipsparselt", "roctx", "roctracer"))
+
+
+def not_packaged(header: str) -> bool:
+    """Whether an #include names a header of a ROCm library Debian 12 does not package (see NOT_PACKAGED)."""
+    parts = header.lower().split("/")
+    return parts[0].split(".")[0] in NOT_PACKAGED or parts[-1].rsplit(".", 1)[0] in NOT_PACKAGED
 
 
 def enabled() -> bool:
