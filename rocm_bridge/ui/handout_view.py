@@ -8,7 +8,7 @@ is one static chart (Plotly with staticPlot: an SVG in the page, so it prints as
 
 from __future__ import annotations
 
-import json
+from html import escape
 
 import streamlit as st
 
@@ -100,7 +100,7 @@ def _controls() -> tuple[str, bool, bool]:
 
 
 def _label(key: str) -> str:
-    return json.dumps(tr(key))[1:-1].replace("<", "&lt;")  # catalog text, escaped for HTML anyway
+    return escape(tr(key))  # catalog text, escaped for HTML anyway
 
 
 def _print_buttons(chapter: str, charts: int) -> None:

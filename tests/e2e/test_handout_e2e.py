@@ -64,6 +64,9 @@ def test_chapter_handout_prints_charts_and_formula_cards_without_controls(app_se
     assert last.number >= 8
 
     # the print button opens the browser's dialog (stubbed: headless Chromium has none)
+    # the buttons read the catalog's words in the page's language (not JSON escapes)
+    assert page.locator('[data-rb-action="print"]').inner_text() == i18n.t("handout.print", lang)
+    assert page.locator("#rb-svg").inner_text() == i18n.t("handout.svg", lang)
     page.evaluate("() => { window.print = () => { window.__printed = (window.__printed || 0) + 1; }; }")
     page.locator('[data-rb-action="print"]').click()
     assert page.evaluate("window.__printed") == 1
