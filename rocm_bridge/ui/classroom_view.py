@@ -30,7 +30,7 @@ from rocm_bridge.text import csv_safe, md_escape
 from rocm_bridge.ui import lang, show_error, tr
 from rocm_bridge.ui import learner as learner_mod
 from rocm_bridge.ui import quiz_widgets as qw
-from rocm_bridge.ui.quiz_question import outage
+from rocm_bridge.ui.learner import outage
 
 TEACHER = "cr_teacher"  # ClassInfo the teacher opened with the key (this session only)
 NEW_CLASS = "cr_new_class"  # (ClassInfo, teacher key) just created: shown once
@@ -134,11 +134,13 @@ def _resume_teacher() -> classes.ClassInfo | None:
 
 
 def _open_class(info: classes.ClassInfo, remember: bool) -> None:
-    st.session_state[TEACHER] = info
+    """Open the class on this session; with remember, first the device's session (a database outage there
+    leaves the class closed, so "remember" never fails silently)."""
     if remember:
         token = classes.open_teacher_session(store.get_store(), info.id)
         st.session_state[TOKEN] = token
         learner_mod.set_cookie(TEACHER_COOKIE, token, classes.TEACHER_SESSION_S)
+    st.session_state[TEACHER] = info
 
 
 def _lock() -> None:
@@ -195,12 +197,13 @@ def _create_or_open() -> None:
             st.code(key, language=None)
             remember = _remember_box("cr_remember_new")
             if st.button(tr("classroom.teacher.key_kept"), key="cr_key_kept", type="primary"):
-                st.session_state.pop(NEW_CLASS, None)
                 try:
                     _open_class(info, remember)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:  # noqa: BLE001 - the key stays on screen and the message says why
                     outage(exc)
-                st.rerun()
+                else:
+                    st.session_state.pop(NEW_CLASS, None)
+                    st.rerun()
         return
     left, right = st.columns(2)
     with left.form("cr_open_form"):

@@ -37,6 +37,11 @@ COOKIE = "rb_me"
 COOKIE_DAYS = 180
 
 
+def outage(exc: Exception) -> None:
+    """A database that cannot be reached: a translated message, never a traceback."""
+    show_error(store.StoreUnavailable(detail=type(exc).__name__))
+
+
 def get_store() -> store.Store | None:
     try:
         return store.get_store()
@@ -87,7 +92,7 @@ def identify() -> store.Learner | None:
                 found = None
             except Exception as exc:  # noqa: BLE001 - a database outage: try again on the next run
                 st.session_state[TRIED] = False
-                show_error(store.StoreUnavailable(detail=type(exc).__name__))
+                outage(exc)
                 found = None
             if found is not None:
                 _set(db, found)
@@ -156,7 +161,7 @@ def join(nickname: str, join_code: str = "") -> bool:
         show_error(err)
         return False
     except Exception as exc:  # noqa: BLE001 - the database went away after connecting
-        show_error(store.StoreUnavailable(detail=type(exc).__name__))
+        outage(exc)
         return False
     st.session_state[LEARNER] = found
     st.session_state[CLASS] = info
@@ -176,7 +181,7 @@ def resume_with(code: str) -> bool:
         show_error(err)
         return False
     except Exception as exc:  # noqa: BLE001
-        show_error(store.StoreUnavailable(detail=type(exc).__name__))
+        outage(exc)
         return False
     if found is None:
         show_error(classes_mod.UnknownClass("classroom.errors.unknown_code"))

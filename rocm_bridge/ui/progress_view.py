@@ -11,7 +11,8 @@ from rocm_bridge.pages import page
 from rocm_bridge.quiz import store
 from rocm_bridge.ui import learner as learner_mod
 from rocm_bridge.ui import page_link, tr
-from rocm_bridge.ui.quiz_question import ANSWERS, CHECKED, HISTORY, SAVED, history, learner, outage, the_bank, the_store
+from rocm_bridge.ui.learner import outage
+from rocm_bridge.ui.quiz_question import ANSWERS, CHECKED, HISTORY, SAVED, history, learner, the_bank, the_store
 
 
 def mastery_chart(values: list[tuple[str, float, str]], *, title: str, source: str, key: str) -> None:

@@ -16,12 +16,12 @@ from rocm_bridge.quiz.model import Question
 from rocm_bridge.quiz.text import md_content
 from rocm_bridge.ui import lang, tr
 from rocm_bridge.ui import learner as learner_mod
+from rocm_bridge.ui.learner import outage
 from rocm_bridge.ui.quiz_question import (
     ANSWERS,
     answer_of,
     feedback,
     learner,
-    outage,
     question_input,
     record,
     show_prompt,

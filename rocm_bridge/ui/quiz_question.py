@@ -21,8 +21,9 @@ from rocm_bridge.quiz import bank as bank_mod
 from rocm_bridge.quiz import review, scoring, store
 from rocm_bridge.quiz.model import Question
 from rocm_bridge.quiz.text import md_content, md_escape, option_order, parse_number
-from rocm_bridge.ui import lang, page_link, show_error, tr
+from rocm_bridge.ui import lang, page_link, tr
 from rocm_bridge.ui import learner as learner_mod
+from rocm_bridge.ui.learner import outage
 
 ANSWERS = "qz_answers"  # widget key -> raw widget value (the learner's inputs, kept across reruns)
 CHECKED = "qz_checked"  # context key -> {question id: given}, answers already graded
@@ -51,11 +52,6 @@ def the_bank() -> bank_mod.Bank:
 
 def the_store() -> store.Store | None:
     return learner_mod.get_store()
-
-
-def outage(exc: Exception) -> None:
-    """A database that cannot be reached: a translated message, never a traceback."""
-    show_error(store.StoreUnavailable(detail=type(exc).__name__))
 
 
 def learner() -> store.Learner | None:

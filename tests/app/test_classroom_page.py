@@ -100,6 +100,28 @@ def test_teacher_creates_a_class_and_needs_the_key(app_test, app_db):
     assert visitor.session_state["cr_teacher"].id == info.id and visitor.dataframe
 
 
+def test_remember_with_the_database_down_keeps_the_key_on_screen(app_test, app_db, monkeypatch):
+    at = app_test(CLASSROOM, cr_tab="teacher")
+    at.text_input(key="cr_new_name").input("Remember me")
+    _button(at, "classroom.teacher.create_go").click().run()
+    info, key = at.session_state["cr_new_class"]
+
+    def down(*_args, **_kwargs):
+        raise ConnectionError("database went away")
+
+    working = classes.open_teacher_session
+    monkeypatch.setattr(classes, "open_teacher_session", down)
+    at.checkbox(key="cr_remember_new").check().run()
+    at.button(key="cr_key_kept").click().run()
+    assert not at.exception
+    assert store_mod.StoreUnavailable(detail="ConnectionError").message("en") in _texts(at.error)
+    assert "cr_teacher" not in at.session_state, "the class does not open as if it were remembered"
+    assert key in _texts(at.code), "the key, shown once, is still on screen"
+    monkeypatch.setattr(classes, "open_teacher_session", working)  # the database is back
+    at.button(key="cr_key_kept").click().run()
+    assert at.session_state["cr_teacher"].id == info.id and key not in _texts(at.code)
+
+
 def test_live_poll_from_teacher_to_students_and_back(app_test, app_db):
     db = store_mod.get_store()
     info, key = classes.create_class(db, "Poll class")
