@@ -239,3 +239,16 @@ def test_catalog_cache_follows_the_toml_files(tmp_path, monkeypatch):
         assert messages.t("hipify.tr.shadowed", "en").startswith("A VARIABLE HERE")
     finally:
         messages._entries.cache_clear()
+
+
+def test_inserted_lines_never_land_inside_a_comment():
+    # a call whose line starts inside a block comment: the declarations MIOpen needs go before the comment
+    src = "void f() {\n  /* note\n   */ cudnnSetDropoutDescriptor(d, h, 0.5f, s, n, 1);\n}\n"
+    out = translate(src, Options(miopen=True)).output
+    lexed = lex(out)
+    decl = out.index("bool hipify_use_mask")
+    assert lexed.inside_opaque(decl) is None and decl < out.index("/* note")
+    assert "/* note\n   */ miopenSetDropoutDescriptor(" in out  # the comment is left whole
+    # and with the file's line endings and the call's indentation
+    crlf = translate(src.replace("\n", "\r\n"), Options(miopen=True)).output
+    assert "\r\n  bool hipify_use_mask = {};\r\n" in crlf

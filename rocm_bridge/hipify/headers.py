@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+from rocm_bridge.hipify.index import DATA_DIR
 from rocm_bridge.hipify.records import record
 
-HEADERS_CSV = os.path.normpath(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "data",
-                                           "hipify_headers.csv"))
+HEADERS_CSV = os.path.join(DATA_DIR, "hipify_headers.csv")
 HIP_RUNTIME = "hip/hip_runtime.h"
 HIP_RUNTIME_API = "hip/hip_runtime_api.h"
 

@@ -24,7 +24,7 @@ from functools import lru_cache
 from rocm_bridge.hipify import headers as hdr
 from rocm_bridge.hipify.args import DECLARES, RULES, declare, needs_wrap, pick, wraps_only
 from rocm_bridge.hipify.edits import apply_edits, regroup
-from rocm_bridge.hipify.index import MIOPEN_GROUPS, ROC_GROUPS, active_map
+from rocm_bridge.hipify.index import active_map, target_groups
 from rocm_bridge.hipify.lexer import Lexed, _trie_pattern, lex, split_include
 from rocm_bridge.hipify.records import record
 from rocm_bridge.hipify.result import (  # noqa: F401  (re-exported: the public names of the translator)
@@ -102,7 +102,7 @@ class Options:
 
     @property
     def roc_groups(self) -> tuple[str, ...]:
-        return (ROC_GROUPS if self.roc else ()) + (MIOPEN_GROUPS if self.miopen else ())
+        return target_groups(self.roc, self.miopen)
 
 
 def _next_code_pos(masked: str, pos: int) -> int:
@@ -335,12 +335,7 @@ def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regro
     text = lexed.text
     if any(op in DECLARES for op, _i, _v in rule.ops):  # new variables, declared before the call's line
         rule, decls = declare(rule, declared)
-        line_start = text.rfind("\n", 0, end - len(name)) + 1
-        indent = line_start
-        while indent < len(text) and text[indent] in " \t":
-            indent += 1
-        newline = "\r\n" if "\r\n" in text[:65536] else "\n"
-        edits.append((line_start, line_start, "".join(f"{text[line_start:indent]}{d}{newline}" for d in decls)))
+        edits.append(_insert_lines(lexed, text.rfind("\n", 0, end - len(name)) + 1, decls, indent=True))
     if wraps_only(rule) and spans:  # insertions only: calls nested inside an argument keep their own rewrites
         tail = []  # appended last: after the ')' of a wrapped last argument
         for op, i, value in rule.ops:  # (equal offsets keep this order: an insert goes before a wrap's '(')
@@ -437,12 +432,26 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
             pos = text.rfind("\n", 0, anchor) + 1
         else:
             pos = _after_guard(lexed)
-        pos = lexed.safe_line_start(pos)
-        newline = "\r\n" if "\r\n" in text[:65536] else "\n"  # keep the file's line endings
-        edits.append((pos, pos, f"#include <{hdr.HIP_RUNTIME}>{newline}"))
+        edit = _insert_lines(lexed, pos, [f"#include <{hdr.HIP_RUNTIME}>"])
+        edits.append(edit)
         if not moved:
-            result.headers.append(HeaderChange(lexed.line_of(pos), "", hdr.HIP_RUNTIME, "added"))
+            result.headers.append(HeaderChange(lexed.line_of(edit[0]), "", hdr.HIP_RUNTIME, "added"))
     return edits
+
+
+def _insert_lines(lexed: Lexed, line_start: int, lines: list[str], indent: bool = False) -> tuple[int, int, str]:
+    """The edit that inserts whole lines before the line starting at line_start, moved up to the start of a
+    comment or literal spanning that line, in the file's line endings; indented like that line if asked."""
+    text = lexed.text
+    pos = lexed.safe_line_start(line_start)
+    newline = "\r\n" if "\r\n" in text[:65536] else "\n"
+    lead = ""
+    if indent:
+        stop = pos
+        while stop < len(text) and text[stop] in " \t":
+            stop += 1
+        lead = text[pos:stop]
+    return pos, pos, "".join(f"{lead}{line}{newline}" for line in lines)
 
 
 def _maps_a_cuda_header(lexed: Lexed, opts: Options) -> bool:
