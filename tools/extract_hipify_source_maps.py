@@ -90,14 +90,9 @@ def cuda_version(token: str | None) -> str:
     return f"{int(digits[:-1])}.{digits[-1]}"
 
 
-def parse_cpp(text: str) -> tuple[list[dict[str, str]], dict[str, tuple[str, str, str, str]]]:
-    """(hipCounter rows, {hip or roc name: (added, deprecated, removed, experimental)}) of one map file."""
-    rows, versions, _cuda = parse_maps(text)
-    return rows, versions
-
-
 def parse_maps(text: str) -> tuple[list[dict[str, str]], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-    """parse_cpp plus {cuda name: (added, deprecated, removed)} of the CUDA version maps."""
+    """(hipCounter rows, {hip or roc name: (added, deprecated, removed, experimental)} of the HIP version maps,
+    {cuda name: (added, deprecated, removed)} of the CUDA version maps) of one map file."""
     rows: list[dict[str, str]] = []
     versions: dict[str, tuple[str, ...]] = {}
     cuda: dict[str, tuple[str, ...]] = {}
@@ -129,11 +124,12 @@ def parse_maps(text: str) -> tuple[list[dict[str, str]], dict[str, tuple[str, ..
     return rows, versions, cuda
 
 
-def read_cache(cache: Path, cuda_versions: dict | None = None):
-    """(rows, {(file name, hip name): versions}) of every cached map file; cuda_versions, when given, is filled
-    with {(file name, cuda name): (added, deprecated, removed)}."""
+def read_cache(cache: Path):
+    """(rows, {(file name, hip name): versions}, {(file name, cuda name): (added, deprecated, removed)}) of every
+    cached map file."""
     rows: list[dict[str, str]] = []
     versions: dict[tuple[str, str], tuple[str, ...]] = {}
+    cuda_versions: dict[tuple[str, str], tuple[str, ...]] = {}
     for path in sorted(cache.glob("*/src/CUDA2HIP_*.cpp")):
         commit = path.parent.parent.name
         text = path.read_text(encoding="utf-8")
@@ -144,10 +140,9 @@ def read_cache(cache: Path, cuda_versions: dict | None = None):
                          "reduced": reduced["note"] if reduced else ""})
         for name, ver in file_versions.items():
             versions[(path.name, name)] = ver
-        if cuda_versions is not None:
-            for name, ver in file_cuda.items():
-                cuda_versions[(path.name, name)] = ver
-    return rows, versions
+        for name, ver in file_cuda.items():
+            cuda_versions[(path.name, name)] = ver
+    return rows, versions, cuda_versions
 
 
 def with_kept_rows(rows: list[dict[str, str]], out: Path = OUT) -> list[dict[str, str]]:
@@ -188,7 +183,7 @@ def roc_variant(row: dict[str, str]) -> str:
     return "miopen" if "ROC_MIOPEN_ONLY" in row["flags"].split() else "roc"
 
 
-def library_of(name: str, group: str) -> str:
+def library_of(name: str) -> str:
     for prefix, lib in (("rocblas", "rocBLAS"), ("miopen", "MIOpen"), ("rocsparse", "rocSPARSE"),
                         ("_rocsparse", "rocSPARSE"), ("rocsolver", "rocSOLVER"), ("rocrand", "rocRAND"),
                         ("ROCRAND", "rocRAND")):
@@ -230,7 +225,7 @@ def merge(rows, versions, table: Path = TABLE, cuda_versions: dict | None = None
         new = {col: "" for col in header}
         new.update({
             "cuda_name": row["cuda_name"], "hip_name": name,
-            "target_library": "HIP runtime" if variant == "hip" else library_of(name, group),
+            "target_library": "HIP runtime" if variant == "hip" else library_of(name),
             "variant": variant, "api_group": group, "section": base.get("section", ""),
             "kind": KIND.get(row["conv"], base.get("kind", "")),
             "cuda_added": base.get("cuda_added", cver[0]), "cuda_deprecated": base.get("cuda_deprecated", cver[1]),
@@ -302,8 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("cache", type=Path, help="directory of <commit>/src/CUDA2HIP_*.cpp files")
     parser.add_argument("--merge", action="store_true", help="add missing rows to data/hipify_mappings.csv")
     args = parser.parse_args(argv)
-    cuda_versions: dict = {}
-    rows, versions = read_cache(args.cache, cuda_versions)
+    rows, versions, cuda_versions = read_cache(args.cache)
     if not rows:
         print(f"no map entries under {args.cache}", file=sys.stderr)
         return 1

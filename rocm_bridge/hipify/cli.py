@@ -205,7 +205,7 @@ def _one(name: str, target: str | os.PathLike | None, args, opts, lang: str, sho
             sys.stdout.buffer.write(out)
             sys.stdout.flush()
         else:
-            _put(target, out, backup=data if args.inplace else None)
+            _put(target, out, backup=data)  # data is None unless --inplace
     except OSError as exc:
         _say(f"{shown}: error: " + t("hipify.cli.cannot_write", lang, path=str(target or "stdout"),
                                      detail=exc.strerror or str(exc)))

@@ -241,6 +241,7 @@ def excluded_ranges(text: str, masked: str, cond: Conditionals, includes: list[t
         for name in HEADER_GUARDS.get(header, ()):
             macros[name] = "1"
     pending = [(offset, LIBRARY_VERSIONS[header]) for offset, header in includes if header in LIBRARY_VERSIONS]
+    next_header = 0
     for d in defines:
         name, _, value = d.partition("=")
         macros[name.strip()] = value if value else "1"
@@ -252,10 +253,10 @@ def excluded_ranges(text: str, masked: str, cond: Conditionals, includes: list[t
         return all(f[2] for f in stack)
 
     for d in cond.directives:
-        while pending and pending[0][0] < d.start:  # library headers included before this directive
-            offset, versions = pending.pop(0)
+        while next_header < len(pending) and pending[next_header][0] < d.start:  # included before this directive
             if active():
-                macros.update(versions)
+                macros.update(pending[next_header][1])
+            next_header += 1
         if d.kind in ("define", "undef"):
             if active():
                 m = _DEFINE.match(d.expr)

@@ -90,6 +90,10 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 _NAMESPACE_BEFORE = r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\s*$"
 
 
+# names with context rewrites (overloads, HIP_SYMBOL, argument rules): never on translate's short path
+_CONTEXTUAL = frozenset(OVERLOADS.keys() | SYMBOL_ARGS.keys() | RULES.keys() | MIOPEN_ARGS.keys())
+
+
 @record
 class Options:
     roc: bool = False  # --roc: rocBLAS / rocSPARSE / rocSOLVER / rocRAND instead of the hip* wrappers
@@ -156,7 +160,6 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
     # names whose every occurrence gets the same record and no context rewrite: after the first occurrence they
     # take the short path below (name -> record index)
     plain: dict[str, int] = {}
-    contextual = OVERLOADS.keys() | SYMBOL_ARGS.keys() | RULES.keys() | MIOPEN_ARGS.keys()
     # --amap: the skipped branches keep their identifiers, renamed by the table only (HIPIFY's raw-token pass);
     # what HIPIFY does through clang's AST (overloads, HIP_SYMBOL, argument rules) needs the branch compiled
     renamed_only = result.skipped if opts.skip_excluded and opts.amap else ()
@@ -188,16 +191,13 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
                     k = info_index(key)
                     if k is None:
                         k = new_info(key, Info(name, "hipcub", "cub", "namespace", "hipCUB", CONVERTED))
-                    add_offset(start)
-                    add_line(line)
-                    add_col(col)
-                    add_which(k)
+                    refs.add(start, line, col, k)
             continue
         f = parsed.get(name)
         if f is None:
             f = parsed[name] = rec.split("\t")
         hip, exp = f[1], f[12]
-        same = name not in contextual
+        same = name not in _CONTEXTUAL
         if blas_v1 and hip and f[3] == "blas" and f[5] == "function" and f"{name}_v2" in amap:
             hip = ""  # the handle-less legacy call: its HIP name takes a handle (HIPIFY: "only _v2 supported")
             result.notes.append(("hipify.tr.blas_v1", line, col))
