@@ -13,11 +13,13 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from rocm_bridge import hardware
 from rocm_bridge.data import read_csv
-from rocm_bridge.hardware import gcd_count, parse_figure
+from rocm_bridge.errors import InvalidInput
+from rocm_bridge.hardware import parse_figure
+from rocm_bridge.live.specs import DTYPE_COLUMNS
 
 FILE = "published_gemm.csv"
-SPEC_FILE = "gpu_specs.csv"
 COLUMNS = (
     "id",
     "gpu",
@@ -41,7 +43,8 @@ DTYPES = ("fp32", "tf32", "fp16", "bf16")  # the live lab's matmul dtypes
 KINDS = ("sustained", "burst", "max-achievable")
 SCOPES = ("device", "1 GCD")
 MEASURED_BY = ("vendor", "independent")
-PEAK_COLUMNS = ("fp32_tflops", "fp32_matrix_or_tf32_tflops", "fp16_tflops", "bf16_tflops")
+PEAK_COLUMNS = tuple(DTYPE_COLUMNS.values())  # data/gpu_specs.csv columns a row may be compared with
+_PRECISION = {column: key for key, (column, _unit) in hardware.PRECISIONS.items()}  # column -> hardware metric
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SIZE = re.compile(r"\d+x\d+x\d+")
 _URL = re.compile(r"https?://\S+|github\.com/[\w.-]+/[\w.-]+")
@@ -88,11 +91,15 @@ class Bar:
     date: str = ""
     scope: str = "device"
     source: str = ""
-    row_id: str = ""
+    published: Published | None = None  # the table's row behind a published bar
 
     @property
     def ratio(self) -> float | None:
         return self.tflops / self.peak_tflops if self.peak_tflops else None
+
+    @property
+    def row_id(self) -> str:
+        return self.published.id if self.published else ""
 
 
 def problems(rows: list[dict[str, str]]) -> list[str]:
@@ -122,26 +129,24 @@ def problems(rows: list[dict[str, str]]) -> list[str]:
         }
         out += [f"{where}: bad {name} {row[name]!r}" for name, ok in checks.items() if not ok]
         out += [f"{where}: empty {name}" for name in ("quote", "software", "publisher", "date_note") if not row[name]]
-        spec = _spec_row(row["gpu"])
-        if row["scope"] == "1 GCD" and (spec is None or gcd_count(spec["notes"]) < 2):
-            out.append(f"{where}: scope '1 GCD' needs a multi-GCD row in {SPEC_FILE}")
+        spec = _spec(row["gpu"])
+        if row["scope"] == "1 GCD" and (spec is None or spec.gcds < 2):
+            out.append(f"{where}: scope '1 GCD' needs a multi-GCD row in {hardware.SPECS_CSV}")
     return out
 
 
-def _spec_row(model: str) -> dict[str, str] | None:
-    return next((r for r in read_csv(SPEC_FILE) if r["model"] == model), None)
+def _spec(model: str) -> hardware.Gpu | None:
+    try:
+        return hardware.gpu(hardware.gpu_id(model))
+    except InvalidInput:
+        return None
 
 
 def datasheet_peak(gpu: str, column: str, scope: str) -> float | None:
-    """The peak in data/gpu_specs.csv's `column` for the model named exactly `gpu`; halved (per GCD count) for a
-    one-GCD figure. None when the model or the cell is missing: the page then says so instead of guessing."""
-    row = _spec_row(gpu)
-    if row is None:
-        return None
-    value = parse_figure(row.get(column, ""))
-    if value is None:
-        return None
-    return value / gcd_count(row["notes"]) if scope == "1 GCD" else value
+    """The peak in data/gpu_specs.csv's `column` for the model `gpu` (rocm_bridge.hardware), divided by the GCD
+    count for a one-GCD figure. None when the model or the cell is missing: the page then says so, never a guess."""
+    spec = _spec(gpu)
+    return None if spec is None else spec.value(_PRECISION[column], per_gcd=scope == "1 GCD")
 
 
 @cache
@@ -224,7 +229,7 @@ def comparison(doc: dict, dtype: str) -> list[Bar]:
             date=p.date,
             scope=p.scope,
             source=p.source,
-            row_id=p.id,
+            published=p,
         )
         for p in for_dtype(dtype)
     ]

@@ -133,9 +133,7 @@ def _distinct_sources(bars: list[pub.Bar]) -> list[str]:
 def _table(bars: list[pub.Bar], doc: dict) -> list[dict]:
     rows = []
     software = f"{BACKEND_LABELS.get(doc['backend'], doc['backend'])} {doc['env']['version']}"
-    published = {p.id: p for p in pub.load()}
     for b in bars:
-        row = published.get(b.row_id)
         rows.append(
             {
                 tr("live.pub.col.figure"): bar_label(b, lang()).replace("<br>", " — "),
@@ -143,7 +141,7 @@ def _table(bars: list[pub.Bar], doc: dict) -> list[dict]:
                 tr("live.res.col.tflops"): round(b.tflops, 1),
                 tr("live.res.col.pct_peak"): "-" if b.ratio is None else f"{100 * b.ratio:.0f}",
                 tr("live.pub.col.peak"): "-" if b.peak_tflops is None else f"{b.peak_tflops:g}",
-                tr("live.pub.col.software"): row.software if row else software,
+                tr("live.pub.col.software"): b.published.software if b.published else software,
             }
         )
     return rows
