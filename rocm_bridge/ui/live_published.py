@@ -17,7 +17,6 @@ from rocm_bridge.ui import lang, tr
 from rocm_bridge.ui.charts import house_figure, show_chart
 from rocm_bridge.ui.theme import chart_theme
 
-SPEC_SOURCE = "data/gpu_specs.csv (datasheet peaks)"
 # Two-line bar labels in a fixed size: presenter mode caps a chart at 80 % of the screen height, and larger
 # theme fonts would make nine two-line labels overlap there.
 LABEL_PX = 12
@@ -161,7 +160,7 @@ def show_published(doc: dict, src: str) -> None:
         key=f"lv_pub_{doc.get('file', 'live')}",
     )
     bars = pub.comparison(doc, dtype)
-    sources = [src, *_distinct_sources(bars), SPEC_SOURCE]
+    sources = [src, *_distinct_sources(bars), tr("live.source.spec")]
     show_chart(figure(tuple(bars), dtype, lang(), chart_theme()), sources, key=f"lv_pub_chart_{doc.get('file', 'live')}")
     st.caption(tr("live.pub.ratio_note"))
     st.dataframe(_table(bars, doc), hide_index=True)

@@ -259,7 +259,7 @@ def _show_matmul(res: dict, doc: dict, src: str) -> None:
     sizes = sorted({r["n"] for r in rows})
     fig.update_xaxes(type="log", tickvals=sizes, ticktext=[str(n) for n in sizes])
     house_layout(fig, title=tr("live.chart.matmul"), x_title=tr("live.axis.n"), y_title=tr("live.axis.tflops"))
-    sources = [src] + (["data/gpu_specs.csv (datasheet peaks)"] if doc.get("spec") else [])
+    sources = [src] + ([tr("live.source.spec")] if doc.get("spec") else [])
     show_chart(fig, sources, key=f"lv_mm_{doc.get('file', 'live')}")
     show_published(doc, src)
 
