@@ -18,6 +18,7 @@ from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, source_note, tr
 from rocm_bridge.ui.chapter import CALLOUTS
 from rocm_bridge.ui.state import parse_flag, push_url, url_state
+from rocm_bridge.ui.theme import LIGHT_PRINT
 from rocm_bridge.widgets import PrintChart, PrintTable
 
 DOC_KEY, QUIZ_KEY, ANSWERS_KEY = "ho_doc", "ho_quiz", "ho_key"
@@ -35,10 +36,9 @@ _PRINT_CSS = """
     [data-testid="stVerticalBlockBorderWrapper"], [data-testid="stLayoutWrapper"], [data-testid="stPlotlyChart"],
     [data-testid="stMarkdownContainer"] table { break-inside: avoid; }
     /* black on white even when the app is dark; charts carry their own white paper (figures.for_print). The
-       theme's print rule for dark pages (an inverting filter, rocm_bridge/ui/theme.py) is switched off here: the
-       handout is already light, and a filtered page prints as an image, without the PDF's vector text */
+       page carries theme.LIGHT_PRINT, so the theme's print rule for dark pages (an inverting filter) stays off:
+       the handout is already light, and a filtered page prints as an image, without the PDF's vector text */
     html, body, .stApp, [data-testid="stAppViewContainer"], [data-testid="stMain"] { background: #fff !important; }
-    html[data-rb-dark] [data-testid="stApp"] { filter: none !important; }
     [data-testid="stMain"], [data-testid="stMain"] * { color: #000 !important; }
     [data-testid="stMain"] :is(pre, code) { background: #f4f4f4 !important; }
     [data-testid="stMain"] [data-testid="stAlertContainer"] { background: transparent !important;
@@ -104,8 +104,8 @@ def _label(key: str) -> str:
 
 
 def _print_buttons(chapter: str, charts: int) -> None:
-    html = _PRINT_CSS + _SCRIPT + (f'<button class="rb-no-print" data-rb-action="print" style="{_BUTTON_STYLE}">'
-                                   f'{_label("handout.print")}</button>')
+    html = (_PRINT_CSS + _SCRIPT + f'<span class="{LIGHT_PRINT}" hidden></span>'
+            f'<button class="rb-no-print" data-rb-action="print" style="{_BUTTON_STYLE}">{_label("handout.print")}</button>')
     if charts:  # the stem is a chapter key and a language code, both validated
         html += (f'<button class="rb-no-print" id="rb-svg" data-rb-action="svgs" data-rb-stem="{chapter}-{lang()}" '
                  f'style="{_BUTTON_STYLE};margin-left:.5rem">{_label("handout.svg")}</button>')

@@ -35,11 +35,15 @@ RELOAD_MARK = "rb-theme-reload"  # sessionStorage: the one reload done for a cho
 
 # Fixed text of this module; the only values put into it go through json.dumps.
 # Printing: Streamlit prints its backgrounds exactly (print-color-adjust: exact), so a dark page would print as
-# dark paper; while the page is dark, the print style turns it into light paper with dark type instead.
+# dark paper; while the page is dark, the print style turns it into light paper with dark type instead. A page
+# that prints its own light layout (the handout) says so with an element of class LIGHT_PRINT and is left alone.
+LIGHT_PRINT = "rb-light-print"
 _SCRIPT = """
 <style>
   @media print {
-    html[data-rb-dark="1"] [data-testid="stApp"] { background: #000 !important; filter: invert(1) hue-rotate(180deg); }
+    html[data-rb-dark="1"]:not(:has(.rb-light-print)) [data-testid="stApp"] {
+      background: #000 !important; filter: invert(1) hue-rotate(180deg);
+    }
   }
 </style>
 <span id="rb-theme" data-want=%(want_attr)s hidden></span>

@@ -87,6 +87,9 @@ def test_chapter_handout_prints_charts_and_formula_cards_without_controls(app_se
     main_svg = plots.first.locator("svg.main-svg").first
     assert main_svg.get_attribute("width") == str(figures.PRINT_WIDTH)
     assert main_svg.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 255, 255)"  # white paper
+    for part in ("stApp", "stMain"):  # the whole page is paper, not only the main column (the app is dark here)
+        bg = page.locator(f'[data-testid="{part}"]').evaluate("e => getComputedStyle(e).backgroundColor")
+        assert bg == "rgb(255, 255, 255)", (part, bg)
     paragraph = page.locator('[data-testid="stMain"] [data-testid="stMarkdownContainer"] p').first
     assert paragraph.evaluate("e => getComputedStyle(e).color") == "rgb(0, 0, 0)"
     assert page.locator(".katex").first.evaluate("e => getComputedStyle(e).color") == "rgb(0, 0, 0)"
