@@ -372,8 +372,14 @@ def _merge_template_args(masked: str, spans: list[tuple[int, int]]) -> list[tupl
     return spans if depth else out  # brackets that never close were comparisons (a < b), not a template
 
 
-def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -> list[tuple[int, int, str]]:
+def _includes(lexed: Lexed, opts: Options, result: Result, has_device: bool, has_api_include: bool
+              ) -> list[tuple[int, int, str]]:
     """Map every CUDA include; make hip/hip_runtime.h the first HIP header when the file needs it.
+
+    hipify-clang adds hip/hip_runtime.h to every file it translates unless a mapped cuda.h / cuda_runtime.h gave
+    it (HipifyAction::EndSourceFileAction), so a host file that includes only cublas_v2.h gets it too. Kept from
+    before: a file without any CUDA (tree mode translates plain C++ too) and a host file that includes
+    hip_runtime_api.h get none; device code always does.
 
     HIP 5.x headers such as hip_cooperative_groups.h expect hip_runtime.h to be included before them, so a mapped
     cuda_runtime.h that comes after another HIP header moves up. An injected or moved include goes before the
@@ -388,6 +394,7 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
     anchor = None  # first include outside conditional blocks
     first_hip = False  # a HIP header other than the runtime was included before
     moved = False
+    mapped_any = False  # a CUDA header of the table was included
     for start, end in lexed.includes:
         directive = text[start:end]
         parts = split_include(directive)
@@ -409,6 +416,7 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
             elif path.startswith("hip") and top:
                 first_hip = True
             continue
+        mapped_any = True
         new, _hm = mapped
         if not new:
             edits.append((start, end, ""))
@@ -427,6 +435,8 @@ def _includes(lexed: Lexed, opts: Options, result: Result, need_runtime: bool) -
                 first_hip = True
             edits.append((start, end, f"{lead}{open_q}{new}{close_q}"))
             result.headers.append(HeaderChange(line, path, new, "mapped"))
+    has_cuda = mapped_any or bool(result.references.infos)
+    need_runtime = has_device or (has_cuda and not has_api_include)
     if moved or (need_runtime and hdr.HIP_RUNTIME not in seen):
         if anchor is not None:
             pos = text.rfind("\n", 0, anchor) + 1
@@ -452,15 +462,6 @@ def _insert_lines(lexed: Lexed, line_start: int, lines: list[str], indent: bool 
             stop += 1
         lead = text[pos:stop]
     return pos, pos, "".join(f"{lead}{line}{newline}" for line in lines)
-
-
-def _maps_a_cuda_header(lexed: Lexed, opts: Options) -> bool:
-    """True when one of the file's includes is a CUDA header the header table maps."""
-    for start, end in lexed.includes:
-        parts = split_include(lexed.text[start:end])
-        if parts is not None and hdr.map_header(parts[2], opts.roc_groups) is not None:
-            return True
-    return False
 
 
 _PRAGMA_ONCE = r"[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n"
@@ -495,15 +496,9 @@ def translate(text: str, options: Options | None = None) -> Result:
     edits, renames_listed = _rename(lexed, opts, result)
     has_device = bool(lexed.launches) or (DEVICE_CODE.search(text) is not None
                                            and DEVICE_CODE.search(lexed.masked) is not None)
-    # hipify-clang adds hip/hip_runtime.h to every file it translates unless a mapped cuda.h / cuda_runtime.h
-    # gave it (HipifyAction::EndSourceFileAction), so a host file that includes only cublas_v2.h gets it too.
-    # Kept from before: a file without any CUDA (tree mode translates plain C++ too) and a host file that
-    # includes hip_runtime_api.h get none.
-    has_cuda = bool(result.references.infos) or _maps_a_cuda_header(lexed, opts)
     has_api_include = any(hdr.HIP_RUNTIME_API in text[s:e] or "cuda_runtime_api.h" in text[s:e]
                           for s, e in lexed.includes)
-    need_runtime = has_device or (has_cuda and not has_api_include)
-    edits += _includes(lexed, opts, result, need_runtime)
+    edits += _includes(lexed, opts, result, has_device, has_api_include)
     if ("_H" in text or "CUSPARSEAPI" in text) and "#" in text:  # every guard macro but one ends in _H_ / _H__
         from rocm_bridge.hipify.preproc import guard_edits
 
