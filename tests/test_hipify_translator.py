@@ -252,3 +252,13 @@ def test_inserted_lines_never_land_inside_a_comment():
     # and with the file's line endings and the call's indentation
     crlf = translate(src.replace("\n", "\r\n"), Options(miopen=True)).output
     assert "\r\n  bool hipify_use_mask = {};\r\n" in crlf
+
+
+def test_template_kernels_are_found_by_their_declarations():
+    from rocm_bridge.hipify.launch import template_kernels
+
+    src = ("template <typename T, int N>\n__global__ void __launch_bounds__(256) scaleBy(T* x) {}\n"
+           "__global__ void plainK(float* x) {}\n"
+           "template<class T> __global__ void both(T) {}\n__global__ void both(int) {}\n"  # a plain one shares it
+           "template <typename T>\nstatic __global__ void st(T* p) {}\n")
+    assert template_kernels(lex(src).masked) == {"scaleBy", "st"}

@@ -190,12 +190,11 @@ def template_kernels(masked: str) -> frozenset[str]:
     HIP_KERNEL_NAME (HipifyAction::cudaLaunchKernel, isTemplateInstantiation)."""
     if "template" not in masked or "__global__" not in masked:
         return frozenset()
-    templates = {m.group(1) for m in re.finditer(_TEMPLATE_KERNEL, masked)}
-    if not templates:
+    templated = {m.start(1): m.group(1) for m in re.finditer(_TEMPLATE_KERNEL, masked)}  # by the name's offset
+    if not templated:
         return frozenset()
-    plain = {m.group(1) for m in re.finditer(_KERNEL, masked)
-             if not re.search(r"\btemplate\s*<[^{};]*?>\s*(?:[A-Za-z_]\w*\s+)*?$", masked[max(0, m.start() - 400):m.start()])}
-    return frozenset(templates - plain)
+    plain = {m.group(1) for m in re.finditer(_KERNEL, masked) if m.start(1) not in templated}
+    return frozenset(set(templated.values()) - plain)
 
 
 def rewrite_launches(text: str, original: Lexed, opts, result) -> str:
