@@ -43,9 +43,10 @@ sys.path.insert(0, str(ROOT))
 
 from rocm_bridge.compile.toolchain import not_packaged  # noqa: E402
 from rocm_bridge.data import read_csv  # noqa: E402
+from rocm_bridge.hipify.sources import SOURCE_EXTS  # noqa: E402
 
-SOURCE_EXTS = (".cu", ".c", ".cpp", ".cc", ".cxx")
-HEADER_EXTS = (".h", ".cuh", ".hpp", ".hxx", ".inl")
+MAIN_EXTS = (".cu", ".c", ".cpp", ".cc", ".cxx")  # what compiles alone; the rest of SOURCE_EXTS are headers
+HEADER_EXTS = tuple(e for e in SOURCE_EXTS if e not in MAIN_EXTS)
 HIP_RELEASE = (5, 2)  # Debian 12's hipcc: "HIP version: 5.2.21153"
 LIBRARY_RELEASE = {"rand": (5, 3), "sparse": (5, 3)}  # Debian's hipRAND / hipSPARSE / rocSPARSE 5.3
 CUDA_LIBRARY_HEADERS = re.compile(r"^(cublas|cufft|curand|cusparse|cusolver|cudnn|nccl|npp|nvjpeg|cutensor|"
@@ -83,7 +84,7 @@ def load_table() -> tuple[dict[str, tuple[int, ...]], set[str], set[str]]:
 def project_files(project: Path) -> tuple[list[str], list[str]]:
     """(main sources, all C/C++/CUDA files) of a project, relative POSIX paths."""
     files = sorted(p.relative_to(project).as_posix() for p in project.rglob("*")
-                   if p.is_file() and p.suffix.lower() in SOURCE_EXTS + HEADER_EXTS)
+                   if p.is_file() and p.suffix.lower() in SOURCE_EXTS)
     included = set()
     for rel in files:
         text = (project / rel).read_text(encoding="utf-8", errors="replace")
@@ -92,7 +93,7 @@ def project_files(project: Path) -> tuple[list[str], list[str]]:
                 target = (base / name).resolve()
                 if target.is_file() and project.resolve() in target.parents:
                     included.add(target.relative_to(project.resolve()).as_posix())
-    mains = [f for f in files if f.endswith(SOURCE_EXTS) and f not in included]
+    mains = [f for f in files if f.endswith(MAIN_EXTS) and f not in included]
     return mains, files
 
 
