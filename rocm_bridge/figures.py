@@ -21,7 +21,7 @@ _HOUSE_LAYOUT = {
 # Paper: 680 px at 96 px per inch is 180 mm, inside the printable width of A4 (210 mm) and Letter (216 mm) with
 # Chromium's default 10 mm margins. Black on white whatever the app's theme, no hover, no toolbar.
 PRINT_WIDTH = 680
-PRINT_INK, PRINT_PAPER, PRINT_GRID = "#000000", "#FFFFFF", "#D0D0D0"
+PRINT_INK, PRINT_PAPER, PRINT_GRID = style.palette("light").ink, style.BACKGROUND["light"], "#D0D0D0"
 PRINT_CONFIG: dict = {"staticPlot": True, "displayModeBar": False}
 PRINT_TITLE_COLUMNS = 66  # Latin characters of the 17 px title per line in 680 px; a CJK character counts 2
 
@@ -59,13 +59,13 @@ def house_layout(fig: Any, *, title: str, x_title: str | None = None, y_title: s
 
 
 def reference_line(fig: Any, *, y: float | None = None, x: float | None = None, text: str | None = None,
-                   dash: str = "dash", color: str = "#555555") -> Any:
+                   dash: str = "dash", color: str | None = None) -> Any:
     """A horizontal (y=) or vertical (x=) line across the plot, with an optional label at its end.
 
     Appended to layout.shapes / annotations directly: fig.add_hline costs ~9 ms per call (it resolves subplots)."""
     if (x is None) == (y is None):
         raise ValueError("give exactly one of x or y")
-    line = {"dash": dash, "color": color, "width": 1.5}
+    line = {"dash": dash, "color": color or style.palette("light").line, "width": 1.5}
     if y is not None:
         shape = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y, "line": line}
         label = {"xref": "paper", "x": 1, "yref": "y", "y": y, "xanchor": "right", "yanchor": "bottom"}
