@@ -69,6 +69,8 @@ def test_presenter_mode_folds_the_sidebar_and_steps_with_keys(app_server, page):
 def test_skip_link_moves_focus_to_the_page(app_server, page):
     page.goto(f"{app_server}/ch1-rocm-basics?lang=en")
     wait_for_app(page, 60_000)
+    # the link is injected with the page's shell; on a loaded machine it can arrive after the app looks settled
+    page.wait_for_selector("#rb-skip", state="attached", timeout=30_000)
     page.keyboard.press("Tab")
     focused = page.evaluate("document.activeElement.id")
     assert focused == "rb-skip"
