@@ -17,7 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rocm_bridge import handout, i18n, widgets  # noqa: E402
+from rocm_bridge import i18n  # noqa: E402
+from rocm_bridge.course import (
+    handout,  # noqa: E402
+    widgets,  # noqa: E402
+)
 from rocm_bridge.pages import CHAPTERS  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -4,8 +4,8 @@ import plotly.graph_objects as go
 import pytest
 from plotly.subplots import make_subplots
 
-from rocm_bridge import style
 from rocm_bridge.ui.charts import house_figure, house_layout, reference_line
+from rocm_bridge.visual import style
 
 
 def test_house_layout_titles_every_axis_of_a_grid_and_keeps_existing_layout():

@@ -3,7 +3,7 @@ and on the dark background."""
 
 import pytest
 
-from rocm_bridge import style
+from rocm_bridge.visual import style
 from tests.colour_vision import MACHADO, _rgb, closest_pairs, delta_e, simulate
 
 MIN_DELTA_E = 15.0  # about where two flat colours stop being confused at chart size

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rocm_bridge import content
+from rocm_bridge.course import content
 from rocm_bridge.formulas import FORMULAS
 from rocm_bridge.i18n import LANGS
 from rocm_bridge.pages import CHAPTERS
@@ -85,7 +85,7 @@ def _chinese_course_text() -> dict[str, str]:
 
 
 def test_glossary_is_valid_and_shown():
-    from rocm_bridge import glossary
+    from rocm_bridge.course import glossary
 
     terms = glossary.terms()
     assert {"kernel", "dispatch", "indicator", "gcd"} <= {t.id for t in terms}
@@ -96,7 +96,7 @@ def test_glossary_is_valid_and_shown():
 
 
 def test_chinese_text_uses_only_glossary_terms():
-    from rocm_bridge import glossary
+    from rocm_bridge.course import glossary
 
     bad = [
         f"{where}: {avoid!r} (use {term.zh!r})"
@@ -109,7 +109,7 @@ def test_chinese_text_uses_only_glossary_terms():
 
 
 def test_the_glossary_check_finds_a_stray_term(tmp_path):
-    from rocm_bridge import glossary
+    from rocm_bridge.course import glossary
 
     gcd = next(t for t in glossary.terms() if t.id == "gcd")
     assert any(a in "一颗 MI250 有两个图形计算芯片" for a in gcd.avoid_zh)

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rocm_bridge import formula_lab as fl
 from rocm_bridge import formulas
 from rocm_bridge.data import DATA_DIR
 from rocm_bridge.errors import InvalidInput
+from rocm_bridge.formulas import lab as fl
+from rocm_bridge.hardware.measured import HostMeasurement
 from rocm_bridge.i18n import LANGS, has
-from rocm_bridge.measured import HostMeasurement
 
 positive = st.floats(min_value=1e-6, max_value=1e4, allow_nan=False, allow_infinity=False)
 

@@ -1,5 +1,5 @@
-"""Handout content (rocm_bridge/handout.py): each widget as one static chart or table, formula cards, and every
-graded question on the sheet with its key. The widget registry (rocm_bridge/widgets.py) is the one list of widgets."""
+"""Handout content (rocm_bridge/course/handout.py): each widget as one static chart or table, formula cards, and every
+graded question on the sheet with its key. The widget registry (rocm_bridge/course/widgets.py) is the one list of widgets."""
 
 import ast
 import inspect
@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from rocm_bridge import content, figures, handout, i18n, widgets
+from rocm_bridge import i18n
+from rocm_bridge.course import content, handout, widgets
+from rocm_bridge.course.widgets import PrintChart, PrintTable
 from rocm_bridge.pages import CHAPTERS
 from rocm_bridge.quiz.bank import bank
-from rocm_bridge.widgets import PrintChart, PrintTable
+from rocm_bridge.visual import figures
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,8 +102,8 @@ def test_the_chapter_widgets_that_have_a_chart_are_the_planned_ones():
 
 def test_handout_chart_is_the_widgets_chart_at_its_defaults():
     """The same builder: the widget's figure at the default inputs equals the handout's before the print look."""
-    from rocm_bridge import formula_figures as ff
-    from rocm_bridge import formula_lab as fl
+    from rocm_bridge.formulas import figures as ff
+    from rocm_bridge.formulas import lab as fl
 
     d = ff.DEFAULTS["speedup"]
     view = fl.amdahl_view(d["before"], d["after"], d["part"] / 100)
@@ -130,7 +132,7 @@ def test_for_print_keeps_the_figure_and_wraps_a_long_title():
 
 
 def test_tables_escape_their_cells_for_markdown():
-    from rocm_bridge.widget_tables import markdown
+    from rocm_bridge.course.widget_tables import markdown
 
     table = PrintTable("t", ("a", "b"), (("x|y", "*bold*"),))
     text = markdown(table)

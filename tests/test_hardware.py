@@ -11,7 +11,7 @@ from rocm_bridge import hardware as hw
 from rocm_bridge import i18n
 from rocm_bridge.data import data_path
 from rocm_bridge.errors import InvalidInput
-from rocm_bridge.measured import HostMeasurement
+from rocm_bridge.hardware.measured import HostMeasurement
 
 
 def _csv(name: str) -> list[dict[str, str]]:

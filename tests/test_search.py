@@ -1,4 +1,4 @@
-"""Search across the course (rocm_bridge/search.py), its CLI and its page."""
+"""Search across the course (rocm_bridge/course/search.py), its CLI and its page."""
 
 import json
 import subprocess
@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from rocm_bridge import i18n
+from rocm_bridge.course.search import MAX_QUERY, search
 from rocm_bridge.data import read_csv
-from rocm_bridge.search import MAX_QUERY, search
 
 
 def test_a_cuda_name_finds_its_hip_name_and_the_chapters_that_use_it():

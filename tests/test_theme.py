@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import streamlit
 
-from rocm_bridge import style
 from rocm_bridge.coverage import analyze
 from rocm_bridge.coverage import chart as coverage_chart
 from rocm_bridge.ui import theme
 from rocm_bridge.ui.charts import reference_line
+from rocm_bridge.visual import style
 
 BUNDLE = Path(streamlit.__file__).parent / "static" / "static" / "js"
 
@@ -89,7 +89,7 @@ def test_contrast_blend_and_text_on_fills():
 @pytest.mark.parametrize("name", ["light", "dark"])
 def test_stack_diagram_is_drawn_in_the_theme_colours(name):
     from rocm_bridge import stack
-    from rocm_bridge.stack_figure import build_figure
+    from rocm_bridge.stack.figure import build_figure
 
     pal = style.palette(name)
     fig = build_figure(list(stack.layers()), "cuda.math-blas", "tf.matmul", False, lang="en", theme=name)
@@ -109,8 +109,8 @@ def test_stack_diagram_is_drawn_in_the_theme_colours(name):
 
 @pytest.mark.parametrize("name", ["light", "dark"])
 def test_formula_figures_use_the_theme_ink_and_reference_line(name):
-    from rocm_bridge import formula_lab as fl
-    from rocm_bridge.formula_figures import speedup_figures
+    from rocm_bridge.formulas import lab as fl
+    from rocm_bridge.formulas.figures import speedup_figures
 
     pal = style.palette(name)
     view = fl.amdahl_view(12.0, 8.0, 0.6)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rocm_bridge import style
 from rocm_bridge.coverage.analysis import CoverageReport
 from rocm_bridge.coverage.registry import DEFAULT, DTYPE_GAP, GPU, NO_GPU_BUILD, NO_GPU_KERNEL, STATUSES, UNKNOWN_OP
+from rocm_bridge.visual import style
 
 
 def status_colors(theme: str = "light") -> dict[str, str]:

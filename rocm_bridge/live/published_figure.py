@@ -7,9 +7,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from rocm_bridge import i18n, style
-from rocm_bridge.figures import house_figure
+from rocm_bridge import i18n
 from rocm_bridge.live.published import Bar
+from rocm_bridge.visual import style
+from rocm_bridge.visual.figures import house_figure
 
 # Two-line bar labels in a fixed size: presenter mode caps a chart at 80 % of the screen height, and larger
 # theme fonts would make nine two-line labels overlap there.

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from rocm_bridge.data import DATA_DIR
 from rocm_bridge.errors import InvalidInput
+from rocm_bridge.hardware.measured import DTYPES, HostMeasurement
 from rocm_bridge.live.suite import BENCHMARKS, SCHEMA_ID
-from rocm_bridge.measured import DTYPES, HostMeasurement
 
 RECORDED_DIR = DATA_DIR / "recorded"
 STATUSES = ("ok", "partial", "oom", "unsupported", "error", "skipped")

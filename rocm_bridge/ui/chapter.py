@@ -6,10 +6,10 @@ import importlib
 
 import streamlit as st
 
-from rocm_bridge import content
+from rocm_bridge.course import content
+from rocm_bridge.course.widgets import WIDGETS, resolve
 from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.ui import formula_card, lang, page_link, tr
-from rocm_bridge.widgets import WIDGETS, resolve
 
 READ_KEY = "chapters_read"
 CALLOUTS = {"story": st.info, "takeaways": st.success, "misconceptions": st.warning}
@@ -17,7 +17,7 @@ ICONS = {"story": ":material/restaurant:", "takeaways": ":material/lightbulb:", 
 
 
 def _widget(name: str, doc_id: str) -> None:
-    """The widget's renderer from the one registry (rocm_bridge.widgets), imported only when a chapter shows it."""
+    """The widget's renderer from the one registry (rocm_bridge.course.widgets), imported only when a chapter shows it."""
     spec = WIDGETS[name]
     resolve(spec.render)(key_prefix=doc_id, **spec.kwargs)
 

@@ -1,4 +1,4 @@
-"""Every chart goes through show_chart: house layout (rocm_bridge.figures), toolbar config and a source line."""
+"""Every chart goes through show_chart: house layout (rocm_bridge.visual.figures), toolbar config and a source line."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from typing import Any
 
 import streamlit as st
 
-from rocm_bridge import figures, style
-from rocm_bridge.figures import house_figure, house_layout  # re-exported for the pages
 from rocm_bridge.ui import source_note
 from rocm_bridge.ui.theme import palette
+from rocm_bridge.visual import figures, style
+from rocm_bridge.visual.figures import house_figure, house_layout  # re-exported for the pages
 
 __all__ = ["house_figure", "house_layout", "reference_line", "show_chart"]
 

@@ -13,11 +13,11 @@ from rocm_bridge.compile.isa import CLASSES
 from rocm_bridge.compile.occupancy import LIMITS, occupancy, waves_by_vgprs
 from rocm_bridge.compile.targets import target as get_target
 from rocm_bridge.compile.targets import targets
+from rocm_bridge.course.widget_tables import TARGET_DEFAULTS
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.state import push_url, url_state
-from rocm_bridge.widget_tables import TARGET_DEFAULTS
 
 CLASS_IDS = tuple(c for c, _ in CLASSES)
 BLOCKS = (64, 128, 192, 256, 384, 512, 768, 1024)

@@ -3,8 +3,8 @@
 render(formula_id, key_prefix, embedded) is used by the Formula lab (key_prefix "fl") and by the chapters
 (key_prefix "ch2" ...). Every input lives in the URL query under f"{key_prefix}_<name>"; a bad value in a
 link (negative, NaN, out of range, unknown choice) falls back to the default with a translated message.
-The computation is rocm_bridge.formula_lab / rocm_bridge.formulas, the charts and default inputs
-rocm_bridge.formula_figures (the handout prints the same charts); this module only reads inputs and shows.
+The computation is rocm_bridge.formulas.lab / rocm_bridge.formulas, the charts and default inputs
+rocm_bridge.formulas.figures (the handout prints the same charts); this module only reads inputs and shows.
 """
 
 from __future__ import annotations
@@ -15,16 +15,17 @@ from typing import Any
 
 import streamlit as st
 
-from rocm_bridge import formula_figures as ff
-from rocm_bridge import formula_lab as fl
-from rocm_bridge import formulas, i18n, measured
+from rocm_bridge import formulas, i18n
+from rocm_bridge.course.widgets import FORMULA_WIDGETS
 from rocm_bridge.errors import InvalidInput
+from rocm_bridge.formulas import figures as ff
+from rocm_bridge.formulas import lab as fl
+from rocm_bridge.hardware import measured
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, tr
 from rocm_bridge.ui.charts import show_chart
 from rocm_bridge.ui.state import push_url
 from rocm_bridge.ui.theme import chart_theme
-from rocm_bridge.widgets import FORMULA_WIDGETS
 
 FORMULA_IDS: tuple[str, ...] = FORMULA_WIDGETS
 

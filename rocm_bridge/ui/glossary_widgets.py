@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rocm_bridge import widget_tables
+from rocm_bridge.course import widget_tables
 from rocm_bridge.ui import lang
 
 

@@ -3,7 +3,7 @@
 The browser's own "Save as PDF" makes the file, with the CJK fonts the page already uses; the print style hides
 everything that is not the handout and prints black on white whatever the app's theme. Each widget of the chapter
 is one static chart (Plotly with staticPlot: an SVG in the page, so it prints as vectors) or a table
-(rocm_bridge.handout.widget_print); a button saves the charts as SVG files, in the browser, offline.
+(rocm_bridge.course.handout.widget_print); a button saves the charts as SVG files, in the browser, offline.
 """
 
 from __future__ import annotations
@@ -12,14 +12,16 @@ from html import escape
 
 import streamlit as st
 
-from rocm_bridge import figures, handout, i18n, widget_tables
+from rocm_bridge import i18n
+from rocm_bridge.course import handout, widget_tables
+from rocm_bridge.course.widgets import PrintChart, PrintTable
 from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, source_note, tr
 from rocm_bridge.ui.chapter import CALLOUTS
 from rocm_bridge.ui.state import parse_flag, push_url, url_state
 from rocm_bridge.ui.theme import LIGHT_PRINT
-from rocm_bridge.widgets import PrintChart, PrintTable
+from rocm_bridge.visual import figures
 
 DOC_KEY, QUIZ_KEY, ANSWERS_KEY = "ho_doc", "ho_quiz", "ho_key"
 

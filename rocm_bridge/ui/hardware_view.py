@@ -11,8 +11,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from rocm_bridge import hardware as hw
-from rocm_bridge import measured
 from rocm_bridge.errors import InvalidInput
+from rocm_bridge.hardware import measured
 from rocm_bridge.text import md_escape, source_markdown
 from rocm_bridge.ui import show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart

@@ -7,8 +7,8 @@ import json
 import plotly.graph_objects as go
 import streamlit as st
 
-from rocm_bridge import measured
 from rocm_bridge.errors import RocmBridgeError
+from rocm_bridge.hardware import measured
 from rocm_bridge.live import BACKEND_LABELS, available_backends, get_backend
 from rocm_bridge.live.install import install_hints, this_platform
 from rocm_bridge.live.results import recorded_results, software_summary, to_host_measurement

@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from rocm_bridge import formulas
+from rocm_bridge.course.widget_tables import OCCUPANCY_DEFAULTS, occupancy_per_cu
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.ui import lang, show_error, tr
-from rocm_bridge.widget_tables import OCCUPANCY_DEFAULTS, occupancy_per_cu
 
 
 def render(key_prefix: str = "occ") -> None:

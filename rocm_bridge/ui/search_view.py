@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rocm_bridge import search
+from rocm_bridge.course import search
 from rocm_bridge.pages import page
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, page_link, tr

@@ -1,6 +1,6 @@
 """The interactive stack explorer (views/stack.py, and embedded in chapter 1 through the chapter renderer).
 
-The diagram is rocm_bridge.stack_figure's (the handout prints the same one). Clicking a block (st.plotly_chart
+The diagram is rocm_bridge.stack.figure's (the handout prints the same one). Clicking a block (st.plotly_chart
 on_select) or picking it in the selectbox selects a component; the selection, the traced op and the HIP-on-NVIDIA toggle live in the URL.
 """
 
@@ -12,9 +12,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from rocm_bridge import stack
-from rocm_bridge import stack_figure as sf
 from rocm_bridge.errors import InvalidInput
-from rocm_bridge.stack_figure import DEFAULT_COMPONENT, NO_TRACE, cached_figure, side_color, visible_layers
+from rocm_bridge.stack import figure as sf
+from rocm_bridge.stack.figure import DEFAULT_COMPONENT, NO_TRACE, cached_figure, side_color, visible_layers
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
@@ -37,7 +37,7 @@ def source_md(source: str) -> str:
 
 
 def display_name(comp: stack.Component) -> str:
-    """The diagram label in the current language (rocm_bridge.stack_figure.display_name)."""
+    """The diagram label in the current language (rocm_bridge.stack.figure.display_name)."""
     return sf.display_name(comp, lang())
 
 

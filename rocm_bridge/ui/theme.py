@@ -20,9 +20,9 @@ import json
 
 import streamlit as st
 
-from rocm_bridge import style
 from rocm_bridge.ui import tr
 from rocm_bridge.ui.state import url_state
+from rocm_bridge.visual import style
 
 THEME_KEY = "theme"
 CHOICES: tuple[str, ...] = ("auto", "light", "dark")

@@ -65,8 +65,8 @@ def test_hipify_page_compiles_its_hip_output(app_test):
 
 
 def test_occupancy_widget_is_registered_for_chapters():
+    from rocm_bridge.course.widgets import WIDGETS, resolve
     from rocm_bridge.ui.compile_view import occupancy_widget
-    from rocm_bridge.widgets import WIDGETS, resolve
     assert resolve(WIDGETS["occupancy_targets"].render) is occupancy_widget
 
 

@@ -1,6 +1,7 @@
 """The course's own chapter widgets: the occupancy what-if (ch9) and the glossary table (ch1)."""
 
-from rocm_bridge import glossary, i18n
+from rocm_bridge import i18n
+from rocm_bridge.course import glossary
 
 
 def test_occupancy_widget_follows_the_formula(app_test):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rocm_bridge import formula_lab as fl
 from rocm_bridge import formulas, i18n
-from rocm_bridge.measured import SESSION_KEY, HostMeasurement
+from rocm_bridge.formulas import lab as fl
+from rocm_bridge.hardware.measured import SESSION_KEY, HostMeasurement
 from rocm_bridge.text import md_escape
 
 PAGE = "views/formula_lab.py"

@@ -5,9 +5,10 @@ import json
 import pytest
 from plotly_spec import titles
 
-from rocm_bridge import handout, i18n
+from rocm_bridge import i18n
+from rocm_bridge.course import handout
+from rocm_bridge.course.widgets import PrintChart, PrintTable
 from rocm_bridge.pages import CHAPTERS
-from rocm_bridge.widgets import PrintChart, PrintTable
 
 
 def _charts(at) -> list:

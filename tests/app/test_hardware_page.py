@@ -12,7 +12,7 @@ import pytest
 from rocm_bridge import hardware as hw
 from rocm_bridge import i18n
 from rocm_bridge.data import data_path
-from rocm_bridge.measured import SESSION_KEY, HostMeasurement
+from rocm_bridge.hardware.measured import SESSION_KEY, HostMeasurement
 from tests.app import plotly_spec as ps
 
 PAGE = "views/hardware.py"

@@ -2,7 +2,8 @@
 
 import pytest
 
-from rocm_bridge import content, i18n
+from rocm_bridge import i18n
+from rocm_bridge.course import content
 from rocm_bridge.pages import page
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rocm_bridge import i18n
+from rocm_bridge.hardware.measured import SESSION_KEY, HostMeasurement
 from rocm_bridge.live import available_backends
 from rocm_bridge.live.results import recorded_results
-from rocm_bridge.measured import SESSION_KEY, HostMeasurement
 from tests.app import plotly_spec as ps
 
 PAGE = "views/live.py"

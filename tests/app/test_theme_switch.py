@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from rocm_bridge import i18n, style
+from rocm_bridge import i18n
+from rocm_bridge.visual import style
 from tests.app import plotly_spec as ps
 
 

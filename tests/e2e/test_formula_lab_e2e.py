@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rocm_bridge import formula_lab as fl
 from rocm_bridge import i18n
+from rocm_bridge.formulas import lab as fl
 from tests.e2e.browser import EXCEPTION, screenshot, wait_for_app
 
 

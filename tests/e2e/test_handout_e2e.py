@@ -10,10 +10,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from rocm_bridge import figures, i18n
+from rocm_bridge import i18n
+from rocm_bridge.course.handout import chapter_blocks, quiz_sheet, widget_print
+from rocm_bridge.course.widgets import PrintChart
 from rocm_bridge.formulas import FORMULAS
-from rocm_bridge.handout import chapter_blocks, quiz_sheet, widget_print
-from rocm_bridge.widgets import PrintChart
+from rocm_bridge.visual import figures
 
 from browser import EXCEPTION, wait_for_app
 

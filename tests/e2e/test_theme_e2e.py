@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 
-from rocm_bridge import i18n, style
+from rocm_bridge import i18n
+from rocm_bridge.visual import style
 
 from browser import EXCEPTION, screenshot
 

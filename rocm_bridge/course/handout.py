@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from rocm_bridge import content, figures, widgets
+from rocm_bridge.course import content, widgets
+from rocm_bridge.course.widgets import PrintChart, PrintTable
 from rocm_bridge.pages import CHAPTERS
-from rocm_bridge.widgets import PrintChart, PrintTable
+from rocm_bridge.visual import figures
 
 LETTERS = "ABCDEFGH"
 

@@ -9,8 +9,8 @@ Cells are plain text: a caller that shows them as Markdown escapes them.
 from __future__ import annotations
 
 from rocm_bridge import formulas, i18n
-from rocm_bridge import glossary as glossary_data
-from rocm_bridge.widgets import PrintTable
+from rocm_bridge.course import glossary as glossary_data
+from rocm_bridge.course.widgets import PrintTable
 
 # The chapter-9 calculator (rocm_bridge.ui.occupancy_widget) before a learner moves a slider
 OCCUPANCY_DEFAULTS = {"vgprs": 96, "agprs": 0, "lds": 0, "threads": 256}

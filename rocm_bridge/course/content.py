@@ -2,7 +2,7 @@
 
     ::: story / ::: takeaways / ::: misconceptions   ... block, closed by a line ':::'
     ::: formula <id>    the formula card
-    ::: widget <name>   an embedded widget (rocm_bridge.widgets.WIDGETS)
+    ::: widget <name>   an embedded widget (rocm_bridge.course.widgets.WIDGETS)
     ::: lab <page_key>  a link to a page
 """
 
@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from rocm_bridge.course.widgets import WIDGETS as _REGISTRY
 from rocm_bridge.formulas import FORMULAS
 from rocm_bridge.i18n import LANGS
 from rocm_bridge.pages import PAGES
-from rocm_bridge.widgets import WIDGETS as _REGISTRY
 
-CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
+CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 BLOCKS = ("story", "takeaways", "misconceptions")
 WIDGETS = tuple(_REGISTRY)  # the widget names a chapter may use: the registry's, nothing else
 PAGE_KEYS = tuple(p.key for p in PAGES)

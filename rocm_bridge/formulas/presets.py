@@ -1,5 +1,5 @@
 """The Formula lab's hardware presets: peak rates from data/gpu_specs.csv, host links with a named source, and
-"your machine" from a rocm_bridge.measured.HostMeasurement (re-exported by rocm_bridge.formula_lab)."""
+"your machine" from a rocm_bridge.hardware.measured.HostMeasurement (re-exported by rocm_bridge.formulas.lab)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from functools import cache
 
 from rocm_bridge import hardware
 from rocm_bridge.errors import InvalidInput
-from rocm_bridge.measured import HostMeasurement
+from rocm_bridge.hardware.measured import HostMeasurement
 
 HOST_PRESET = "host"
 

@@ -1,5 +1,5 @@
 """The formula widgets' charts and default inputs, headless: rocm_bridge.ui.formula_widgets draws them with the
-learner's inputs, the handout (rocm_bridge.handout) with the defaults. One builder per chart, nothing else draws
+learner's inputs, the handout (rocm_bridge.course.handout) with the defaults. One builder per chart, nothing else draws
 them. Texts come from the catalog in the language given; Plotly is imported inside the builders.
 """
 
@@ -9,10 +9,11 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from rocm_bridge import formula_lab as fl
-from rocm_bridge import formulas, i18n, style
-from rocm_bridge.figures import house_figure, reference_line
-from rocm_bridge.widgets import PrintChart
+from rocm_bridge import formulas, i18n
+from rocm_bridge.course.widgets import PrintChart
+from rocm_bridge.formulas import lab as fl
+from rocm_bridge.visual import style
+from rocm_bridge.visual.figures import house_figure, reference_line
 
 COMPAT_MARKS = {1: "✓", 0: "✗"}  # Compatible heatmap cells: a check on the compatible ones, a cross elsewhere
 

@@ -1,5 +1,5 @@
-"""The chapter widgets (`::: widget <name>`): one registry for the content check (rocm_bridge.content), the chapter
-renderer (rocm_bridge.ui.chapter) and the handout (rocm_bridge.handout). Adding a widget is one entry here.
+"""The chapter widgets (`::: widget <name>`): one registry for the content check (rocm_bridge.course.content), the chapter
+renderer (rocm_bridge.ui.chapter) and the handout (rocm_bridge.course.handout). Adding a widget is one entry here.
 
 Each entry names its Streamlit renderer and its headless print builder as "module:function" text, so that this
 module imports neither Streamlit nor Plotly; only the caller that needs one imports it.
@@ -48,17 +48,17 @@ class PrintTable:
 WIDGETS: dict[str, Widget] = {
     **{
         f"formula:{fid}": Widget(f"formula:{fid}", "rocm_bridge.ui.formula_widgets:render",
-                                 "rocm_bridge.formula_figures:print_chart", fid,
+                                 "rocm_bridge.formulas.figures:print_chart", fid,
                                  {"formula_id": fid, "embedded": True}, formula=fid)
         for fid in FORMULA_WIDGETS
     },
-    "stack": Widget("stack", "rocm_bridge.ui.stack_widgets:render_explorer", "rocm_bridge.stack_figure:print_chart",
+    "stack": Widget("stack", "rocm_bridge.ui.stack_widgets:render_explorer", "rocm_bridge.stack.figure:print_chart",
                     kwargs={"compact": True}),
-    "glossary": Widget("glossary", "rocm_bridge.ui.glossary_widgets:render", "rocm_bridge.widget_tables:glossary"),
+    "glossary": Widget("glossary", "rocm_bridge.ui.glossary_widgets:render", "rocm_bridge.course.widget_tables:glossary"),
     "occupancy": Widget("occupancy", "rocm_bridge.ui.occupancy_widget:render",
-                        "rocm_bridge.widget_tables:occupancy_example", formula="occupancy"),
+                        "rocm_bridge.course.widget_tables:occupancy_example", formula="occupancy"),
     "occupancy_targets": Widget("occupancy_targets", "rocm_bridge.ui.compile_view:occupancy_widget",
-                                "rocm_bridge.widget_tables:occupancy_targets", kwargs={"embedded": True},
+                                "rocm_bridge.course.widget_tables:occupancy_targets", kwargs={"embedded": True},
                                 formula="occupancy"),
 }
 

@@ -1,5 +1,5 @@
 """The Formula lab's Compatible widget: installed driver / ROCm / TensorFlow against the minimums of
-data/tf_rocm_compat.csv, one pick and the whole grid (re-exported by rocm_bridge.formula_lab)."""
+data/tf_rocm_compat.csv, one pick and the whole grid (re-exported by rocm_bridge.formulas.lab)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rocm_bridge.search import search
+    from rocm_bridge.course.search import search
 
     hits = search(" ".join(args.query), args.lang, limit=max(1, args.limit))
     if args.json:

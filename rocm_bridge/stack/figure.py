@@ -1,5 +1,5 @@
 """The stack diagram (Plotly, imported inside the builder), headless: the stack explorer (rocm_bridge.ui.stack_widgets)
-draws it with the learner's selection, the handout (rocm_bridge.handout) at the explorer's defaults.
+draws it with the learner's selection, the handout (rocm_bridge.course.handout) at the explorer's defaults.
 
 Horizontal bars: one column per stack (CUDA, HIP portable, ROCm), one row per layer, bottom = hardware.
 """
@@ -9,9 +9,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from rocm_bridge import i18n, stack, style
-from rocm_bridge.figures import house_layout
-from rocm_bridge.widgets import PrintChart
+from rocm_bridge import i18n, stack
+from rocm_bridge.course.widgets import PrintChart
+from rocm_bridge.visual import style
+from rocm_bridge.visual.figures import house_layout
 
 DEFAULT_COMPONENT = "cuda.math-blas"
 NO_TRACE = "none"

@@ -9,7 +9,7 @@ import re
 import unicodedata
 from typing import Any
 
-from rocm_bridge import style
+from rocm_bridge.visual import style
 
 _HOUSE_LAYOUT = {
     "font": {"family": style.FONT_FAMILY},

@@ -43,7 +43,7 @@ def _plain(markdown: str) -> str:
 
 
 def _chapter_docs(lang: str) -> list[_Doc]:
-    from rocm_bridge import content
+    from rocm_bridge.course import content
     from rocm_bridge.pages import CHAPTERS
 
     docs = []
@@ -61,7 +61,7 @@ def _chapter_docs(lang: str) -> list[_Doc]:
 
 
 def _glossary_docs(lang: str) -> list[_Doc]:
-    from rocm_bridge import glossary
+    from rocm_bridge.course import glossary
 
     docs = []
     for term in glossary.terms():

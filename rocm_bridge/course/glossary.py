@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-GLOSSARY_PATH = Path(__file__).resolve().parent.parent / "content" / "glossary.yaml"
+GLOSSARY_PATH = Path(__file__).resolve().parents[2] / "content" / "glossary.yaml"
 
 
 @dataclass(frozen=True)

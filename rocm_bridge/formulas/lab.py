@@ -9,11 +9,11 @@
   the host link plus a synchronisation).
 - Speedup: before/after and an Amdahl view (which part was optimised, how far the whole can go).
 - Compatible: installed driver / ROCm / TensorFlow against minimums read from data/tf_rocm_compat.csv
-  (rocm_bridge.formula_compat).
+  (rocm_bridge.formulas.compatible).
 
-Hardware presets (rocm_bridge.formula_presets) come from data/gpu_specs.csv (peak rates) with a named source for the host-link bandwidth;
+Hardware presets (rocm_bridge.formulas.presets) come from data/gpu_specs.csv (peak rates) with a named source for the host-link bandwidth;
 op times come from data/formula_lab_recorded.json (measured on an H200 with bench/formula_lab_op_times.py);
-"your machine" comes from a rocm_bridge.measured.HostMeasurement. No module-level streamlit or pandas.
+"your machine" comes from a rocm_bridge.hardware.measured.HostMeasurement. No module-level streamlit or pandas.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from rocm_bridge.data import data_path
 from rocm_bridge.errors import InvalidInput
 
 # re-exported: the pages and the handout use them as formula_lab.<name>
-from rocm_bridge.formula_compat import (  # noqa: F401
+from rocm_bridge.formulas.compatible import (  # noqa: F401
     CompatCheck,
     CompatGrid,
     compat_check,
     compat_choices,
     compat_grid,
 )
-from rocm_bridge.formula_presets import (  # noqa: F401
+from rocm_bridge.formulas.presets import (  # noqa: F401
     HOST_PRESET,
     PRESET_KEYS,
     HardwarePreset,
