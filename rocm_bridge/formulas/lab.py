@@ -9,7 +9,7 @@
   the host link plus a synchronisation).
 - Speedup: before/after and an Amdahl view (which part was optimised, how far the whole can go).
 - Compatible: installed driver / ROCm / TensorFlow against minimums read from data/tf_rocm_compat.csv
-  (rocm_bridge.formulas.compatible).
+  (rocm_bridge.formulas.compat_model).
 
 Hardware presets (rocm_bridge.formulas.presets) come from data/gpu_specs.csv (peak rates) with a named source for the host-link bandwidth;
 op times come from data/formula_lab_recorded.json (measured on an H200 with bench/formula_lab_op_times.py);
@@ -29,7 +29,7 @@ from rocm_bridge.data import data_path
 from rocm_bridge.errors import InvalidInput
 
 # re-exported: the pages and the handout use them as formula_lab.<name>
-from rocm_bridge.formulas.compatible import (  # noqa: F401
+from rocm_bridge.formulas.compat_model import (  # noqa: F401
     CompatCheck,
     CompatGrid,
     compat_check,
