@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from rocm_bridge.course import content, widgets
-from rocm_bridge.course.widgets import PrintChart, PrintTable
+from rocm_bridge.course.widgets import PrintChart, PrintPicture, PrintTable
 from rocm_bridge.pages import CHAPTERS
 from rocm_bridge.visual import figures
 
@@ -70,7 +70,7 @@ def split_heading(markdown: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=64)
-def widget_print(name: str, lang: str) -> PrintChart | PrintTable:
+def widget_print(name: str, lang: str) -> PrintChart | PrintTable | PrintPicture:
     """What the handout shows for a widget: its chart at the default inputs in print colours, or its table.
     Built once per widget and language (the figure is only read afterwards)."""
     item = widgets.print_item(name, lang)

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rocm_bridge.visual.pictures import PICTURES
+
 # the formula widgets (rocm_bridge.ui.formula_widgets); the occupancy formula has its own widgets below
 FORMULA_WIDGETS: tuple[str, ...] = ("compatible", "per_op_time", "throughput", "coverage", "speedup")
 
@@ -35,6 +37,15 @@ class PrintChart:
 
 
 @dataclass(frozen=True)
+class PrintPicture:
+    """An explainer picture on paper: its SVG document (rocm_bridge.visual.svg), sources and the step's sentence."""
+
+    svg: str
+    sources: tuple[str, ...] = ()
+    caption: str = ""
+
+
+@dataclass(frozen=True)
 class PrintTable:
     """A widget without a chart, on paper: a worked example or its table. Cells are plain text."""
 
@@ -51,6 +62,11 @@ WIDGETS: dict[str, Widget] = {
                                  "rocm_bridge.formulas.figures:print_chart", fid,
                                  {"formula_id": fid, "embedded": True}, formula=fid)
         for fid in FORMULA_WIDGETS
+    },
+    **{
+        f"picture:{pid}": Widget(f"picture:{pid}", "rocm_bridge.ui.pictures:render",
+                                 "rocm_bridge.visual.pictures:print_item", pid, {"picture": pid})
+        for pid in PICTURES
     },
     "stack": Widget("stack", "rocm_bridge.ui.stack_widgets:render_explorer", "rocm_bridge.stack.figure:print_chart",
                     kwargs={"compact": True}),
@@ -71,7 +87,7 @@ def resolve(ref: str) -> Any:
     return getattr(importlib.import_module(module), func)
 
 
-def print_item(name: str, lang: str) -> PrintChart | PrintTable:
+def print_item(name: str, lang: str) -> PrintChart | PrintTable | PrintPicture:
     """What a handout shows for the widget `name` in `lang`."""
     spec = WIDGETS[name]
     build = resolve(spec.printed)

@@ -14,7 +14,7 @@ import streamlit as st
 
 from rocm_bridge import i18n
 from rocm_bridge.course import handout, widget_tables
-from rocm_bridge.course.widgets import PrintChart, PrintTable
+from rocm_bridge.course.widgets import PrintChart, PrintPicture, PrintTable
 from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, source_note, tr
@@ -124,6 +124,12 @@ def _widget(name: str, n: int) -> None:
         st.markdown(widget_tables.markdown(item))
         if item.note:
             st.caption(item.note)
+        source_note(*item.sources)
+        return
+    if isinstance(item, PrintPicture):  # an explainer picture: its SVG prints as vectors, already light
+        st.html(item.svg)
+        if item.caption:
+            st.caption(item.caption)
         source_note(*item.sources)
         return
     if item.latex:

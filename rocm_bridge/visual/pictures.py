@@ -1,0 +1,80 @@
+"""The explainer pictures: one registry for the chapters, the pages, the handouts and the back-row test.
+
+A picture explains one mechanism in a few steps (a frame per step). Its builder is headless and lives beside the
+data it draws (rocm_bridge.stack.figure, rocm_bridge.formulas.figures, ...); this module only names it, as
+"module:function" text, so importing the registry loads no builder and no Plotly. A builder is called as
+`build(step, lang, theme) -> Frame` with 0 <= step < steps; a frame is an SVG document (rocm_bridge.visual.svg) or
+a Plotly figure in the house layout, plus one sentence saying what the step shows.
+
+Tour steps are data (as in Polo Club's explainers): the step sentences come from the builder, the controls
+(rocm_bridge.ui.pictures: previous / play / pause / next, the step kept in the link) are the same for every picture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step of a picture: exactly one of `svg` (an SVG document) or `figure` (a Plotly figure)."""
+
+    caption: str  # what this step shows, one sentence in the picture's language
+    svg: str | None = None
+    figure: Any = None
+
+
+@dataclass(frozen=True)
+class Picture:
+    id: str  # also the widget name "picture:<id>" and the URL key "<id>_step"
+    build: str  # "module:function" -> Frame
+    steps: int  # frame count (1: a still picture)
+    page: str  # the page (rocm_bridge.pages key) where it first appears: the back-row test opens it there
+    title_key: str  # catalog key of its title (also the picture's accessible name)
+    sources: tuple[str, ...] = ()  # source cells, shown under the picture (rocm_bridge.text.source_link)
+    print_step: int = -1  # the step a handout prints (-1: the last)
+
+
+def _index(pictures: tuple[Picture, ...]) -> dict[str, Picture]:
+    out: dict[str, Picture] = {}
+    for p in pictures:
+        if p.id in out or p.steps < 1:
+            raise ValueError(f"picture {p.id!r}: listed twice or without steps")
+        out[p.id] = p
+    return out
+
+
+# One row per picture (add yours here; the chapter shows it with `::: widget picture:<id>`).
+PICTURES: dict[str, Picture] = _index((
+))
+
+
+def _resolve(ref: str) -> Any:
+    import importlib
+
+    module, func = ref.split(":")
+    return getattr(importlib.import_module(module), func)
+
+
+@lru_cache(maxsize=512)
+def frame(picture_id: str, step: int, lang: str, theme: str = "light") -> Frame:
+    """The frame of `picture_id` at `step` (clamped to the picture's steps), cached per language and theme."""
+    spec = PICTURES[picture_id]
+    step = min(max(step, 0), spec.steps - 1)
+    out = _resolve(spec.build)(step, lang, theme)
+    if (out.svg is None) == (out.figure is None):
+        raise ValueError(f"picture {picture_id!r} step {step}: a frame is an SVG or a figure")
+    return out
+
+
+def print_item(picture_id: str, lang: str) -> Any:
+    """What a handout shows for the picture: its print step, light theme (rocm_bridge.course.widgets types)."""
+    from rocm_bridge.course.widgets import PrintChart, PrintPicture
+
+    spec = PICTURES[picture_id]
+    f = frame(picture_id, spec.print_step % spec.steps, lang, "light")
+    if f.svg is not None:
+        return PrintPicture(f.svg, spec.sources, f.caption)
+    return PrintChart(f.figure, spec.sources)
