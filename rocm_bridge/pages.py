@@ -41,6 +41,7 @@ PAGES: tuple[PageSpec, ...] = (
     _chapter(9, "hip_kernels", ":material/grid_view:"),
     _chapter(10, "libraries", ":material/tune:"),
     _chapter(11, "beyond_tf", ":material/hub:"),
+    _chapter(12, "below_kernel", ":material/memory_alt:"),
     PageSpec("stack", "views/stack.py", "labs", ":material/account_tree:", "stack.title", "stack"),
     PageSpec("hardware", "views/hardware.py", "labs", ":material/developer_board:", "hardware.title", "hardware"),
     PageSpec("formulas", "views/formula_lab.py", "labs", ":material/function:", "formula_lab.title", "formulas"),

@@ -14,7 +14,7 @@ from typing import Any
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.i18n import LANGS
 
-CHAPTERS: tuple[str, ...] = tuple(f"ch{n}" for n in range(1, 12))
+CHAPTERS: tuple[str, ...] = tuple(f"ch{n}" for n in range(1, 13))
 SETS: tuple[str, ...] = ("bank", "misconceptions", "interview", "generated")
 GRADED_TYPES: tuple[str, ...] = ("single", "multiple", "true_false", "numeric", "code")
 TYPES: tuple[str, ...] = (*GRADED_TYPES, "open")
