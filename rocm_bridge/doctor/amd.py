@@ -412,7 +412,7 @@ def _unset_override(f: Facts, gfx_list: list[str], supported: tuple[str, ...]) -
 def _image_action(tag: str):
     row = next((r for r in compat.rows("docker_image") if r.docker_tag == tag), None)
     return act("use_image", image=tag, tf=row.tensorflow[0] if row and row.tensorflow else "",
-               python=row.python[0] if row and row.python else "")
+               python=row.python[0] if row and row.python else "", rocm=row.rocm if row else "")
 
 
 def _wheel_check(f: Facts) -> Check:
@@ -463,7 +463,10 @@ def _wheel_check(f: Facts) -> Check:
     if built:
         ev.append(f"{name} {version} was built for ROCm {built_text}")
     row = compat.pair_listed(f.rocm_version, version)
-    same_line = any(compat.rocm_line(b) == compat.rocm_line(f.rocm_version) for b in built)
+    imaged = next((r for r in compat.rows("docker_image") if r.rocm and version in r.tensorflow
+                   and compat.rocm_line(r.rocm) == compat.rocm_line(f.rocm_version)), None)
+    row = row or imaged  # AMD's own image pairs this TensorFlow with this ROCm line
+    same_line = imaged is not None or any(compat.rocm_line(b) == compat.rocm_line(f.rocm_version) for b in built)
     if row is not None and (same_line or not built):
         ev.append(f"listed: {row.record_type} ROCm {row.rocm} / TF {', '.join(row.tensorflow)}")
         return _check("wheel_match", "ok", "wheel_ok", params={"version": version, "rocm": f.rocm_version}, evidence=ev)

@@ -291,8 +291,28 @@ def _render_pip_install(p: dict, f: Facts) -> list[str]:
     return [f"python -m pip install {quoted}{tail}{extra}"]
 
 
+def _tf_requirements(f: Facts, version: str) -> None:
+    """What pip's resolver does to a TensorFlow's pinned requirements (tensorflow/tools/pip_package/setup.py
+    REQUIRED_PACKAGES): TF < 2.16 pins keras to its own minor (keras >= 2.X, < 2.X+1), TF >= 2.16 needs keras >= 3,
+    TF < 2.18 needs numpy < 2."""
+    from rocm_bridge import compat
+    from rocm_bridge.versions import parse_version
+
+    core = compat.raw_parts(compat.tensorflow_core(version))[:2]
+    keras = f.packages.get("keras")
+    if core < (2, 16):
+        f.packages["keras"] = f"{core[0]}.{core[1]}.0"
+    elif keras and parse_version(keras) < (3,):
+        f.packages["keras"] = "3.6.0"
+    numpy = f.packages.get("numpy")
+    if core < (2, 18) and numpy and parse_version(numpy) >= (2,):
+        f.packages["numpy"] = "1.26.4"
+
+
 def _apply_pip_install(f: Facts, p: dict) -> None:
     f.packages[p["dist"]] = p["version"]
+    if p["dist"] in ("tensorflow", "tensorflow-rocm", "tensorflow-cpu"):
+        _tf_requirements(f, p["version"])
     manager = python_manager(f, p.get("owner") or p["dist"])
     f.installers[p["dist"]] = "pip" if manager == "conda" and p.get("conda_ok") != "1" else manager
     if "and-cuda" in p["spec"]:
@@ -322,6 +342,10 @@ def _render_image(p: dict, f: Facts) -> list[str]:
 
 
 def _apply_image(f: Facts, p: dict) -> None:
+    """Inside AMD's image: its own ROCm user space, Python and TensorFlow, the host's driver and devices."""
+    f.container = f.container or container_runtime(f) or "docker"
+    if p.get("rocm"):
+        f.rocm_version, f.rocm_version_file, f.rocm_layout = p["rocm"], "/opt/rocm/.info/version", "legacy"
     f.packages = {k: None for k in f.packages}
     f.packages["tensorflow-rocm"] = p["tf"]
     f.installers = {"tensorflow-rocm": "pip"}
