@@ -103,6 +103,8 @@ def amd_checks(f: Facts) -> list[Check]:
         elif not f.kfd_exists and f.container:
             add(_check("device_nodes", "fail", "container_no_devices", params={"runtime": f.container}, evidence=ev,
                        actions=run_fix))
+        elif not f.kfd_exists and not f.amdgpu_loaded:  # a consequence of the driver check, not a second cause
+            add(_check("device_nodes", "skipped", "skipped_no_driver", evidence=ev))
         elif not f.kfd_exists:
             add(_check("device_nodes", "fail", "kfd_missing", evidence=ev, person="kfd_missing",
                        fix=["ls -l /dev/kfd /dev/dri/renderD*", "dmesg | grep -i kfd"]))
@@ -472,8 +474,8 @@ def _wheel_check(f: Facts) -> Check:
         return _check("wheel_match", "ok", "wheel_ok", params={"version": version, "rocm": f.rocm_version}, evidence=ev)
     same_major = any(compat.rocm_line(b)[0] == compat.rocm_line(f.rocm_version)[0] for b in built)
     host_line = compat.rocm_line(f.rocm_version)
-    if built and row is None and all(compat.rocm_line(b) > host_line and compat.rocm_line(b)[0] == host_line[0]
-                                      for b in built):
+    if built and row is None and all(compat.rocm_line(b) > host_line for b in built) and any(
+            compat.rocm_line(b)[0] == host_line[0] for b in built):
         # ROCm's user-space libraries are backward- but not forward-compatible: a build against a newer line can
         # need symbols or code objects this ROCm lacks; it fails at the first kernel, not at import
         return _check("wheel_match", "fail", "wheel_newer_rocm",

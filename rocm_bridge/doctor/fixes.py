@@ -108,7 +108,8 @@ def _grant(f: Facts) -> None:
     """Node access follows group membership (or the host groups a keep-groups container passes)."""
     def acc(a: dict) -> dict:
         g = a.get("group")
-        ok = f.user == "root" or g in f.groups or (f.container_keep_groups and g in UNMAPPED_GROUPS)
+        root = f.user == "root" and not f.container_rootless  # a rootless container's root is the host user
+        ok = root or g in f.groups or (f.container_keep_groups and g in UNMAPPED_GROUPS)
         return {**a, "r": bool(ok), "w": bool(ok)}
 
     if f.kfd_exists:
