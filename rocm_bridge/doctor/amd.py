@@ -11,7 +11,6 @@ import re
 from rocm_bridge import compat
 from rocm_bridge.doctor import visibility, wheels
 from rocm_bridge.doctor.checks import (
-    AMD_INSTALL_DOC,
     Check,
     _check,
     _v,
@@ -22,7 +21,6 @@ from rocm_bridge.doctor.checks import (
     python_checks,
     rocm_install_actions,
     select_gpus,
-    visible_after,
     wsl_gfx,
 )
 from rocm_bridge.doctor.facts import Facts, gfx_from_override
@@ -191,7 +189,7 @@ def amd_checks(f: Facts) -> list[Check]:
     wheel = _wheel_check(f)
     add(wheel)
 
-    install = wheel.actions if wheel.outcome in ("tf_missing", "not_rocm_wheel", "wheel_mismatch",
+    install = wheel.actions if wheel.outcome in ("tf_missing", "not_rocm_wheel", "wheel_mismatch", "python_no_wheel",
                                                  "tf_builds_conflict", "wheel_newer_rocm") else []
     if not install and f.rocm_version:
         pin, _ = wheels.best_pin(f.rocm_version, f.python)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rocm_bridge import compat
-from rocm_bridge.doctor import visibility, wheels
+from rocm_bridge.doctor import visibility
 from rocm_bridge.doctor.facts import TF_DISTS, Facts
 from rocm_bridge.doctor.fixes import Action, act
 from rocm_bridge.versions import parse_version
@@ -313,7 +313,8 @@ def python_checks(f: Facts, platform: str, install: list[Action] | None = None) 
     if tf.stderr_tail:
         tf_ev.append("stderr (last lines):\n" + "\n".join(tf.stderr_tail.strip().splitlines()[-15:]))
     install = install or []
-    missing_fix = {"actions": install} if install else {"person": "install_stack_first"}
+    missing_fix = ({"actions": install} if install else
+                   {"person": "no_published_build" if platform == "rocm" and f.rocm_version else "install_stack_first"})
     if tf.status == "not_run" and f.tf_dist is None:
         checks.append(_check("tf_import", "fail", "tf_missing", evidence=["pip: no tensorflow, tensorflow-rocm, "
                                                                           "tensorflow-cpu or tensorflow-gpu package"],

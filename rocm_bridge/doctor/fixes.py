@@ -361,7 +361,8 @@ def _render_nv_driver(p: dict, f: Facts) -> list[str]:
     elif pm:  # NVIDIA's CUDA repository meta-package for the driver, on apt, dnf and zypper alike
         cmd = f"{sudo(f)}{PM_INSTALL[pm]} cuda-drivers  # from NVIDIA's CUDA repository"
     else:
-        cmd = "# install an NVIDIA driver >= " + p["minimum"] + " with this distribution's tools"
+        return [f"# no apt, dnf or zypper found: install an NVIDIA driver >= {p['minimum']} with this distribution's "
+                "tools", f"{sudo(f)}reboot", "nvidia-smi"]
     return [f"{cmd}  # needs >= {p['minimum']}", f"{sudo(f)}reboot", "nvidia-smi"]
 
 
