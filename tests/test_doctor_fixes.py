@@ -123,3 +123,49 @@ def test_visibility_fixes_never_leave_zero_gpus_by_the_doctors_own_rules():
                            and a.p["var"].endswith("VISIBLE_DEVICES")]
             if env_actions and facts.gpu_count:
                 assert visible_after(facts, c.actions, "nv_" if facts.platform == "nvidia" else "") > 0, (name, c.id)
+
+
+def test_conflicting_builds_are_removed_by_the_manager_that_owns_each():
+    """conda owns the CUDA tensorflow, pip the ROCm one: each is removed with its own tool, the ROCm build goes back
+    with the conda environment's pip (conda has no tensorflow-rocm), and the re-check is clean."""
+    facts = _facts("tf_io_overwrites_rocm")
+    facts.installers["tensorflow"] = "conda"
+    facts.env["CONDA_DEFAULT_ENV"] = "tf"
+    check = next(c for c in run_checks(facts) if c.id == "wheel_match")
+    assert check.outcome == "tf_builds_conflict"
+    assert "python -m pip uninstall -y tensorflow-rocm" in check.fix
+    assert "conda remove -y --force tensorflow" in " ".join(check.fix)
+    install = [cmd for cmd in check.fix if "install tensorflow-rocm==2.16.2" in cmd]
+    assert install and install[0].startswith("python -m pip install") and "rocm-rel-6.3" in install[0]
+    after = fixes.apply(facts, check.actions)
+    assert [d for d in ("tensorflow-rocm", "tensorflow") if after.packages.get(d)] == ["tensorflow-rocm"]
+    assert not _blocking(run_checks(after))
+
+
+def test_the_and_cuda_check_is_silent_when_tensorflow_sees_the_gpu_or_the_libraries_are_there():
+    facts = _facts("nvidia_tf_without_and_cuda")
+    assert next(c for c in run_checks(facts) if c.id == "nv_cuda_libs").status == "fail"
+    facts.system_cudnn = True  # cuDNN installed system-wide (ldconfig -p lists libcudnn)
+    assert next(c for c in run_checks(facts) if c.id == "nv_cuda_libs").status == "ok"
+    healthy = _facts("nvidia_healthy")
+    assert next(c for c in run_checks(healthy) if c.id == "nv_cuda_libs").status == "ok"
+
+
+def test_secure_boot_is_read_from_efi_then_mokutil():
+    ubuntu, rhel = _facts("secure_boot_dkms_unsigned"), _facts("rhel_dkms_key_rejected")
+    assert ubuntu.secure_boot is True and ubuntu.secure_boot_source.startswith("/sys/firmware/efi/efivars/SecureBoot-")
+    assert ubuntu.lockdown == "integrity" and ubuntu.mok_enrolled is False
+    assert rhel.secure_boot is True and rhel.secure_boot_source == "mokutil --sb-state" and rhel.lockdown == ""
+    assert rhel.amdgpu_on_disk.endswith("/extra/amdgpu.ko.xz") and rhel.pkg_manager == "dnf"
+    assert any("Loading of unsigned module is rejected" in m for m in rhel.module_messages)
+    plain = _facts("no_driver")
+    assert plain.secure_boot is None and plain.mok_enrolled is None and plain.amdgpu_on_disk == ""
+
+
+def test_system_probe_reads_the_installer_of_a_real_distribution():
+    from rocm_bridge.doctor.probes import SystemProbe
+
+    probe = SystemProbe()
+    assert probe.package_installer("packaging") in ("pip", "uv", "conda", "poetry")
+    assert probe.package_installer("no-such-distribution-rocm-bridge") is None
+    assert probe.which("sh") and probe.which("no-such-tool-rocm-bridge") is None
