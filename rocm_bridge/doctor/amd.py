@@ -171,7 +171,9 @@ def amd_checks(f: Facts) -> list[Check]:
     elif f.wsl and f.dxg_exists:
         add(_check("gpus", "fail", "wsl_no_gpu_agent", evidence=ev or ["rocminfo lists no GPU agent"],
                    actions=[act("pkg_remove", packages=["libhsa-runtime64-1", "libhsakmt1"]),
-                            act("env_set", var="HSA_ENABLE_DXG_DETECTION", value="1")]))
+                            act("env_set", var="HSA_ENABLE_DXG_DETECTION", value="1")],
+                   fix=["ls /opt/rocm/lib/librocdxg.so  # if absent: build it, https://github.com/ROCm/librocdxg",
+                        "rocminfo | grep -E 'Name:|Device Type'"]))
     elif f.wsl or not f.kfd_exists or not f.amdgpu_loaded:
         add(_check("gpus", "skipped", "skipped_no_driver", evidence=ev or ["no GPU agents: driver or /dev/kfd missing"]))
     else:
