@@ -48,6 +48,20 @@ def test_applying_each_fix_clears_its_check_and_raises_no_new_blocking_one(name)
 
 
 @pytest.mark.parametrize("name", EXAMPLE_ORDER)
+def test_a_warnings_suggestion_is_also_checked(name):
+    """Non-blocking suggestions made of actions obey the same rule: applied, the warning goes and nothing blocks."""
+    facts = _facts(name)
+    checks = run_checks(facts)
+    blocking = set(_blocking(checks))
+    for c in checks:
+        if c.status != "warn" or not c.actions:
+            continue
+        after = {x.id: x for x in run_checks(fixes.apply(facts, c.actions))}
+        assert (after[c.id].status, after[c.id].outcome) != ("warn", c.outcome), (name, c.id, c.outcome)
+        assert not set(_blocking(after.values())) - blocking, (name, c.id)
+
+
+@pytest.mark.parametrize("name", EXAMPLE_ORDER)
 def test_applying_every_fix_in_turn_leaves_no_blocking_failure(name):
     """Follow the doctor like a user: apply the verdict's fix, check again, repeat. It ends with nothing blocking, or
     at a check that needs a person, never in a loop."""

@@ -66,7 +66,7 @@ def amd_checks(f: Facts) -> list[Check]:
         rocm_path = f.env.get("ROCM_PATH", "").rstrip("/")
         if rocm_path and not f.rocm_version_file.startswith(rocm_path + "/"):
             add(_check("rocm_install", "warn", "rocm_path_mismatch", params={"version": f.rocm_version, "path": rocm_path},
-                       evidence=ev, fix=[f"export ROCM_PATH={prefix}"], blocking=False))
+                       evidence=ev, actions=[act("env_set", var="ROCM_PATH", value=prefix)], blocking=False))
         elif f.rocm_layout == "core_sdk":
             add(_check("rocm_install", "ok", "rocm_core_sdk", params={"version": f.rocm_version, "prefix": prefix},
                        evidence=ev))
@@ -122,7 +122,8 @@ def amd_checks(f: Facts) -> list[Check]:
         elif f.container and not denied and _container_options(f):
             opts = _container_options(f)
             add(_check("device_nodes", "warn", "container_options", params={"options": " ".join(opts)},
-                       evidence=ev + _container_evidence(f), fix=[wheels.DOCKER_RUN + " <image>"], blocking=False))
+                       evidence=ev + _container_evidence(f), actions=[act("container_run", image="<image>")],
+                       blocking=False))
         else:
             add(_check("device_nodes", "ok", "nodes_ok", evidence=ev))
 
@@ -153,7 +154,7 @@ def amd_checks(f: Facts) -> list[Check]:
                    and not (f.container_keep_groups and g in UNMAPPED_GROUPS)]
         if missing and f.user != "root":
             add(_check("groups", "warn", "groups_partial", params={"groups": ", ".join(missing)}, evidence=ev,
-                       fix=[f"sudo usermod -a -G {','.join(missing)} $LOGNAME"], blocking=False))
+                       actions=[act("group_add", groups=missing)], blocking=False))
         else:
             add(_check("groups", "ok", "groups_ok", evidence=ev))
     else:
@@ -275,11 +276,11 @@ def _amd_env_check(f: Facts) -> Check:
         return check
     if "GPU_DEVICE_ORDINAL" in f.env:
         return _check("env_vars", "warn", "gpu_device_ordinal", params={"value": repr(f.env["GPU_DEVICE_ORDINAL"])},
-                      evidence=vis.evidence(), fix=["unset GPU_DEVICE_ORDINAL  # use ROCR_VISIBLE_DEVICES on Linux"],
+                      evidence=vis.evidence(), actions=[act("env_unset", var="GPU_DEVICE_ORDINAL")],
                       blocking=False)
     if "CUDA_VISIBLE_DEVICES" in vis.ignored:
         return _check("env_vars", "warn", "devices_conflict", params={"vars": "HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES"},
-                      evidence=vis.evidence(), fix=["unset CUDA_VISIBLE_DEVICES"], blocking=False)
+                      evidence=vis.evidence(), actions=[act("env_unset", var="CUDA_VISIBLE_DEVICES")], blocking=False)
     ld = f.env.get("LD_LIBRARY_PATH", "")
     if f.rocm_version_file:
         prefix = f.rocm_version_file.rsplit("/.info", 1)[0]
@@ -290,7 +291,7 @@ def _amd_env_check(f: Facts) -> Check:
         if others:
             return _check("env_vars", "warn", "ld_path_other_rocm", params={"paths": ", ".join(others), "prefix": prefix},
                           evidence=vis.evidence() + [f"LD_LIBRARY_PATH={ld!r}"],
-                          fix=[f"export LD_LIBRARY_PATH={prefix}/lib"], blocking=False)
+                          actions=[act("env_set", var="LD_LIBRARY_PATH", value=f"{prefix}/lib")], blocking=False)
     return check or _check("env_vars", "ok", "env_ok", evidence=vis.evidence())
 
 
@@ -482,14 +483,13 @@ def _wheel_check(f: Facts) -> Check:
                       params={"version": version, "rocm": f.rocm_version, "built_for": built_text,
                               "listed": ", ".join(p.version for p in pins) or ", ".join(listed) or "-"},
                       evidence=ev, **fixed)
-    text_fix = [cmd for a in install for cmd in ([] if a.kind == "pip_uninstall" else _plain(a, f))]
     if built and same_major:
         return _check("wheel_match", "warn", "wheel_other_line",
                       params={"version": version, "rocm": f.rocm_version, "built_for": built_text}, evidence=ev,
-                      fix=text_fix, blocking=False)
+                      actions=install, blocking=False)
     if not built:
         return _check("wheel_match", "warn", "wheel_unlisted", params={"version": version, "rocm": f.rocm_version},
-                      evidence=ev, fix=text_fix, blocking=False)
+                      evidence=ev, actions=install, blocking=False)
     return _check("wheel_match", "fail", "wheel_mismatch",
                   params={"version": version, "rocm": f.rocm_version, "built_for": built_text,
                           "listed": ", ".join(p.version for p in pins) or ", ".join(listed) or "-"},

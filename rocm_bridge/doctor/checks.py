@@ -204,7 +204,7 @@ def _visibility_check(check_id: str, vis: visibility.Visibility, f: Facts, prefi
         return _check(check_id, "warn", outcome, params={"var": dropped.var, "value": repr(dropped.value),
                       "count": vis.visible, "total": vis.total, "kept": ", ".join(dropped.kept) or "-",
                       "dropped": ", ".join(dropped.dropped)}, evidence=ev,
-                      fix=[f"export {dropped.var}={','.join(dropped.kept)}  # what the runtime uses now"], blocking=False)
+                      actions=[act("env_set", var=dropped.var, value=",".join(dropped.kept))], blocking=False)
     return _check(check_id, "ok", prefix + "devices_selected" if prefix else "devices_selected",
                   params={"count": vis.visible, "total": vis.total}, evidence=ev)
 
@@ -303,7 +303,9 @@ def python_checks(f: Facts, platform: str, install: list[Action] | None = None) 
                                                        version=f"{tf_v[0]}.{minor}.0", owner="keras", conda_ok="1")]))
     elif keras and _v(keras) < (3,) and tf_v >= (2, 16) and not tf_keras:
         checks.append(_check("python_packages", "warn", "keras2_new_tf", params={"keras": keras, "tf": tf_version},
-                             evidence=ev, fix=["pip install tf-keras  # and export TF_USE_LEGACY_KERAS=1"],
+                             evidence=ev, actions=[act("pip_install", spec=f"tf-keras~={tf_v[0]}.{tf_v[1]}.0",
+                                                       dist="tf-keras", version=f"{tf_v[0]}.{tf_v[1]}.0", owner="keras"),
+                                                   act("env_set", var="TF_USE_LEGACY_KERAS", value="1")],
                              blocking=False))
     else:
         checks.append(_check("python_packages", "ok", "packages_ok", evidence=ev))

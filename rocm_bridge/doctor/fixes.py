@@ -151,7 +151,7 @@ def _render_pkg_install(p: dict, f: Facts) -> list[str]:
         pre = KERNEL_HEADERS.get(pm, [])
         cmds = [f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pre)}"] if pm and pre else []
         if pm:
-            return [*cmds, f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pkgs)}  # AMD's repository: {AMD_INSTALL_DOC}"]
+            return [*cmds, f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pkgs)}"]
         return [f"# no apt, dnf or zypper found: install {' '.join(pkgs)} with this distribution's tools ({AMD_INSTALL_DOC})"]
     if pm:
         return [f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pkgs)}"]
@@ -176,10 +176,9 @@ def _apply_pkg_remove(f: Facts, p: dict) -> None:
 
 def _render_mok(p: dict, f: Facts) -> list[str]:
     key = f.mok_key
-    cmds = [f"{sudo(f)}mokutil --import {key}  # set a one-time password",
-            f"{sudo(f)}reboot  # MokManager (blue screen): Enroll MOK -> Continue -> Yes -> the password"]
+    cmds = [f"{sudo(f)}mokutil --import {key}", f"{sudo(f)}reboot"]
     if key == "/etc/pki/akmods/certs/public_key.der" and not f.mok_enrolled:
-        cmds.insert(0, f"{sudo(f)}kmodgenca -a  # akmods signing key, if none was made yet")
+        cmds.insert(0, f"{sudo(f)}kmodgenca -a")
     return cmds
 
 
@@ -190,14 +189,13 @@ def _apply_mok(f: Facts, p: dict) -> None:
 def _render_modprobe(p: dict, f: Facts) -> list[str]:
     cmds = [f"{sudo(f)}modprobe {p['module']}"]
     if f.init == "systemd":
-        cmds.append(f"echo {p['module']} | {sudo(f)}tee /etc/modules-load.d/{p['module']}.conf  # load at boot")
+        cmds.append(f"echo {p['module']} | {sudo(f)}tee /etc/modules-load.d/{p['module']}.conf")
     return [*cmds, f"lsmod | grep {p['module']}"]
 
 
 def _render_group_add(p: dict, f: Facts) -> list[str]:
     groups = ",".join(p["groups"])
-    return [f"{sudo(f)}usermod -a -G {groups} $LOGNAME", f"newgrp {p['groups'][0]}  # or log out and in again",
-            "groups"]
+    return [f"{sudo(f)}usermod -a -G {groups} $LOGNAME", f"newgrp {p['groups'][0]}", "groups"]
 
 
 def _apply_group_add(f: Facts, p: dict) -> None:
@@ -211,7 +209,7 @@ UDEV_RULE = '/etc/udev/rules.d/70-amdgpu-render.rules'
 def _render_udev(p: dict, f: Facts) -> list[str]:
     g = p["group"]
     reload = (f"{sudo(f)}udevadm control --reload-rules && {sudo(f)}udevadm trigger" if f.init == "systemd"
-              else f"{sudo(f)}udevadm trigger  # or reboot")
+              else f"{sudo(f)}udevadm trigger")
     return [f"echo 'KERNEL==\"kfd\", GROUP=\"{g}\", MODE=\"0660\"' | {sudo(f)}tee {UDEV_RULE}",
             f"echo 'SUBSYSTEM==\"drm\", KERNEL==\"renderD*\", GROUP=\"{g}\", MODE=\"0660\"' | {sudo(f)}tee -a {UDEV_RULE}",
             reload, "ls -l /dev/kfd /dev/dri/renderD*"]
@@ -228,10 +226,8 @@ def _render_container(p: dict, f: Facts) -> list[str]:
     runtime = container_runtime(f)
     cmds = [run_command(f, p.get("image") or "<image>", tuple(p.get("gids", ())))]
     if runtime == "podman":
-        cmds.append("podman info --format '{{.Host.OCIRuntime.Name}}'  # keep-groups needs crun")
-    if runtime == "apptainer":
-        cmds.append("# without --contain / --containall, or with the --bind above")
-    return ["# on the host:", *cmds]
+        cmds.insert(0, "podman info --format '{{.Host.OCIRuntime.Name}}'")
+    return cmds
 
 
 def _apply_container(f: Facts, p: dict) -> None:
@@ -244,11 +240,14 @@ def _apply_container(f: Facts, p: dict) -> None:
     if not f.kfd_exists:
         owner = (f.kfd_access.get("group") or ("nogroup" if runtime == "podman" and f.container_rootless else "render"))
         _make_nodes(f, owner)
+    if runtime in ("docker", "podman"):  # --security-opt seccomp=unconfined --ipc=host
+        f.seccomp_mode = 0 if f.seccomp_mode is not None else None
+        f.shm_bytes = None
     _grant(f)
 
 
 def _render_env_unset(p: dict, f: Facts) -> list[str]:
-    return [f"unset {p['var']}  # and remove it from ~/.bashrc, /etc/environment, the job script or the image's ENV"]
+    return [f"unset {p['var']}"]
 
 
 def _render_env_set(p: dict, f: Facts) -> list[str]:
@@ -262,7 +261,7 @@ def _render_pip_uninstall(p: dict, f: Facts) -> list[str]:
         by_manager.setdefault(python_manager(f, d), []).append(d)
     for manager, dists in by_manager.items():
         if manager == "conda":
-            out.append(f"conda remove -y --force {' '.join(dists)}  # conda owns it: pip would leave conda's files")
+            out.append(f"conda remove -y --force {' '.join(dists)}")
         elif manager == "uv":
             out.append(f"uv pip uninstall {' '.join(dists)}")
         else:
@@ -282,14 +281,13 @@ def _render_pip_install(p: dict, f: Facts) -> list[str]:
     manager = python_manager(f, p.get("owner") or dist)
     quoted = f"'{spec}'" if any(c in spec for c in "<>[") else spec
     if manager == "conda" and p.get("conda_ok") == "1":
-        return [f"conda install -y {quoted}" + (f"  # in the {f.conda_env} environment" if f.conda_env else "")]
+        return [f"conda install -y -n {f.conda_env} {quoted}" if f.conda_env else f"conda install -y {quoted}"]
     tail = ""
     if index:
         tail = f" --index-url {index}" if index.startswith("https://pypi.org") else f" -f {index}"
     if manager == "uv":
         return [f"uv pip install {quoted}{tail}"]
-    extra = ("  # pip of the conda environment: conda has no such build" if manager == "conda" else "")
-    return [f"python -m pip install {quoted}{tail}{extra}"]
+    return [f"python -m pip install {quoted}{tail}"]
 
 
 def _tf_requirements(f: Facts, version: str) -> None:
@@ -359,11 +357,11 @@ def _render_nv_driver(p: dict, f: Facts) -> list[str]:
     if f.os_id == "ubuntu":
         cmd = f"{sudo(f)}ubuntu-drivers install"
     elif pm:  # NVIDIA's CUDA repository meta-package for the driver, on apt, dnf and zypper alike
-        cmd = f"{sudo(f)}{PM_INSTALL[pm]} cuda-drivers  # from NVIDIA's CUDA repository"
+        cmd = f"{sudo(f)}{PM_INSTALL[pm]} cuda-drivers"
     else:
         return [f"# no apt, dnf or zypper found: install an NVIDIA driver >= {p['minimum']} with this distribution's "
                 "tools", f"{sudo(f)}reboot", "nvidia-smi"]
-    return [f"{cmd}  # needs >= {p['minimum']}", f"{sudo(f)}reboot", "nvidia-smi"]
+    return [cmd, f"{sudo(f)}reboot", "nvidia-smi"]
 
 
 def _apply_nv_driver(f: Facts, p: dict) -> None:
