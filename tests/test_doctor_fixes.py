@@ -28,6 +28,16 @@ def _facts(name):
     return collect(root, probe_for_root(root))
 
 
+def test_every_action_kind_says_what_it_does_in_both_languages():
+    from rocm_bridge.doctor.facts import Facts
+
+    for kind in fixes.KINDS:
+        for runtime in ("docker", "podman", "apptainer"):
+            key = fixes.note_key(kind, Facts(root="/", container=runtime))
+            for lang in LANGS:
+                assert t(key, lang), key
+
+
 @pytest.mark.parametrize("name", EXAMPLE_ORDER)
 def test_applying_each_fix_clears_its_check_and_raises_no_new_blocking_one(name):
     facts = _facts(name)

@@ -389,6 +389,13 @@ KINDS: dict[str, Kind] = {
 }
 
 
+def note_key(kind: str, f: Facts) -> str:
+    """Catalog key of the sentence that says what a step does (per runtime where the runtimes differ)."""
+    if kind == "container_run":
+        return f"doctor.action.container_run_{container_runtime(f) or 'docker'}"
+    return f"doctor.action.{kind}"
+
+
 def render(actions: list[Action], f: Facts) -> list[tuple[str, dict, list[str]]]:
     """(kind, params, commands) per action, in the user's world."""
     return [(a.kind, a.p, KINDS[a.kind].render(a.p, f)) for a in actions]

@@ -20,7 +20,8 @@ def check_message(c: Check, lang: str) -> str:
 def fix_steps(c: Check, report: Report, lang: str) -> list[tuple[str, list[str]]]:
     """The fix as (what this step does, its commands): one step per action, rendered from the same actions the
     apply-the-fix test runs; then the check's other commands (diagnostics, alternatives) under the plain label."""
-    steps = [(t(f"doctor.action.{kind}", lang), cmds) for kind, _, cmds in fixes.render(c.actions, report.facts)]
+    steps = [(t(fixes.note_key(kind, report.facts), lang), cmds)
+             for kind, _, cmds in fixes.render(c.actions, report.facts)]
     done = {cmd for _, cmds in steps for cmd in cmds}
     rest = [cmd for cmd in c.fix if cmd not in done]
     if rest:
