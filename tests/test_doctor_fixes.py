@@ -193,3 +193,47 @@ def test_system_probe_reads_the_installer_of_a_real_distribution():
     assert probe.package_installer("packaging") in ("pip", "uv", "conda", "poetry")
     assert probe.package_installer("no-such-distribution-rocm-bridge") is None
     assert probe.which("sh") and probe.which("no-such-tool-rocm-bridge") is None
+
+
+def _variant(name, **changes):
+    from rocm_bridge.doctor.facts import TensorFlowProbe
+
+    facts = _facts(name)
+    facts.tensorflow = TensorFlowProbe()  # the recorded TensorFlow answer belongs to the unchanged system
+    for key, value in changes.items():
+        setattr(facts, key, value)
+    return facts
+
+
+VARIANTS = {
+    # outcomes no recorded system reaches, made from one by changing the facts that decide them
+    "rocm_missing": lambda: _variant("rocm_healthy", rocm_version="", rocm_version_file="", rocm_dirs=[]),
+    "nv_driver_missing": lambda: _variant("nvidia_healthy", nvidia_driver="", nvidia_gpus=[],
+                                          pci_gpus=[{"slot": "0000:01:00.0", "vendor": "nvidia", "device": "0x20b0"}]),
+    "keras3_old_tf": lambda: _variant("numpy2_old_tf", packages={**_facts("numpy2_old_tf").packages, "numpy": "1.26.4",
+                                                                 "keras": "3.3.3"}),
+    "dri_missing": lambda: _variant("container_seccomp_shm", render_nodes={}),
+    "group_missing_video": lambda: _variant("old_distro_video_group", groups=["wei"],
+                                            kfd_access={"r": False, "w": False, "group": "video"},
+                                            render_nodes={"/dev/dri/renderD128": {"r": False, "w": False,
+                                                                                  "group": "video"}}),
+    "driver_missing_secure_boot": lambda: _variant("no_driver", secure_boot=True, mok_key="/var/lib/dkms/mok.pub",
+                                                   mok_enrolled=False, os_id="ubuntu"),
+    "driver_not_loaded": lambda: _variant("no_driver", amdgpu_on_disk="/lib/modules/6.8.0-45-generic/updates/dkms/amdgpu.ko"),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_fixes_of_outcomes_no_recorded_system_reaches(variant):
+    facts = VARIANTS[variant]()
+    before = _blocking(run_checks(facts))
+    assert before, variant
+    for cid, check in before.items():
+        if check.person and not check.actions:
+            continue
+        after = _blocking(run_checks(fixes.apply(facts, check.actions)))
+        assert cid not in after, (variant, cid, check.outcome)
+        assert not set(after) - set(before), (variant, cid, [(c, after[c].outcome) for c in set(after) - set(before)])
+    if variant == "driver_missing_secure_boot":  # installing under Secure Boot includes enrolling the DKMS key
+        fix = before["driver"].fix
+        assert any("amdgpu-dkms" in c for c in fix) and "sudo mokutil --import /var/lib/dkms/mok.pub" in fix

@@ -72,6 +72,8 @@ def amd_checks(f: Facts) -> list[Check]:
                        evidence=ev))
         else:
             add(_check("rocm_install", "ok", "rocm_ok", params={"version": f.rocm_version}, evidence=ev))
+    elif "rocm" in f.stale:
+        add(_check("rocm_install", "skipped", "stale_reprobe", evidence=ev))
     else:
         add(_check("rocm_install", "fail", "rocm_missing", evidence=ev,
                    actions=[act("pkg_install", packages=["rocm"])]))

@@ -118,8 +118,10 @@ def _grant(f: Facts) -> None:
 
 
 def _make_nodes(f: Facts, group: str) -> None:
-    f.kfd_exists = True
-    f.kfd_access = {"group": group}
+    """/dev/kfd and one render node per GPU, where missing (the driver's udev rule gives them `group`)."""
+    if not f.kfd_exists:
+        f.kfd_exists = True
+        f.kfd_access = {"group": group}
     count = max(1, len([g for g in f.pci_gpus if g["vendor"] == "amd"]), len(f.kfd_gpus))
     if not f.render_nodes:
         f.render_nodes = {f"/dev/dri/renderD{128 + i}": {"group": group} for i in range(count)}
@@ -159,6 +161,8 @@ def _render_pkg_install(p: dict, f: Facts) -> list[str]:
 
 
 def _apply_pkg_install(f: Facts, p: dict) -> None:
+    if "rocm" in p["packages"]:  # which release the configured repository holds only a new probe can tell
+        f.stale = sorted({*f.stale, "rocm"})
     if "amdgpu-dkms" in p["packages"]:
         f.amdgpu_on_disk = f"/lib/modules/{f.kernel_release or '$(uname -r)'}/updates/dkms/amdgpu.ko"
         f.dkms_status = f.dkms_status or "amdgpu/dkms: installed"
@@ -237,7 +241,7 @@ def _apply_container(f: Facts, p: dict) -> None:
     for g in p.get("gids", ()):
         if g not in f.groups:
             f.groups = [*f.groups, g]
-    if not f.kfd_exists:
+    if not f.kfd_exists or not f.render_nodes:
         owner = (f.kfd_access.get("group") or ("nogroup" if runtime == "podman" and f.container_rootless else "render"))
         _make_nodes(f, owner)
     if runtime in ("docker", "podman"):  # --security-opt seccomp=unconfined --ipc=host
@@ -369,6 +373,8 @@ def _apply_nv_driver(f: Facts, p: dict) -> None:
 
     if not f.nvidia_driver or parse_version(f.nvidia_driver) < parse_version(p["minimum"]):
         f.nvidia_driver = p["minimum"]
+    if not f.nvidia_gpus:
+        f.stale = sorted({*f.stale, "gpus"})
 
 
 KINDS: dict[str, Kind] = {
