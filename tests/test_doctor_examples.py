@@ -89,6 +89,27 @@ EXPECTED = {
                        "3.12.3", "2.1.3", ""),
     "nvidia_cuda_visible_bad": ("nvidia", "nv_env_vars", "nv_devices_dropped", 0, [], 2, "", "2.17.0", "3.11.9", "1.26.4",
                                 "550.54.15"),
+    # --- issue 26: fixes for the machine in front of the doctor ---
+    "secure_boot_dkms_unsigned": ("amd", "driver", "module_refused", 1, [], 0, "6.3.2-66", "2.16.2", "3.12.7",
+                                  "1.26.4", ""),
+    "rhel_dkms_key_rejected": ("amd", "driver", "module_refused", 1, [], 0, "6.2.4-120", "2.16.1", "3.11.7",
+                               "1.26.4", ""),
+    "podman_rootless_nogroup": ("amd", "groups", "podman_keep_groups", 1, ["gfx1030"], 1, "6.2.4-120", "2.16.1",
+                                "3.10.12", "1.26.4", ""),
+    "apptainer_containall": ("amd", "device_nodes", "apptainer_no_devices", 1, ["gfx942"], 1, "6.2.4-120", "2.16.1",
+                             "3.10.12", "1.26.4", ""),
+    "tf_io_overwrites_rocm": ("amd", "wheel_match", "tf_builds_conflict", 1, ["gfx1100"], 1, "6.3.3-74", "2.16.2",
+                              "3.12.3", "1.26.4", ""),
+    "nvidia_tf_without_and_cuda": ("nvidia", "nv_cuda_libs", "nv_no_cuda_libs", 1, [], 1, "", "2.16.1", "3.10.13",
+                                   "1.26.4", "550.54.14"),
+    "hip_visible_selects_igpu": ("amd", "gfx_supported", "gfx_hidden_supported", 1, ["gfx1101", "gfx1103"], 2,
+                                 "7.0.2-56", "2.19.0", "3.12.3", "2.1.3", ""),
+    "wheel_built_for_newer_rocm": ("amd", "wheel_match", "wheel_newer_rocm", 1, ["gfx90a", "gfx90a"], 2, "6.2.4-120",
+                                   "2.17.0", "3.10.12", "1.26.4", ""),
+    "override_gfx1151_apu": ("amd", "gfx_supported", "override_in_use", 0, ["gfx1151"], 1, "7.0.2-56", "2.18.1",
+                             "3.12.3", "2.0.2", ""),
+    "uv_numpy2_old_tf": ("nvidia", "python_packages", "numpy2_old_tf", 1, [], 1, "", "2.14.0", "3.11.9", "2.3.4",
+                         "550.120"),
 }
 
 

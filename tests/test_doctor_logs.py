@@ -58,6 +58,21 @@ REAL = {
     "iommu_pt": 'NCCL WARN Missing "iommu=pt" from kernel command line which can lead to system instablity or hang!',
     "rocm_pip_sdk_libs": "ImportError: libhipsparse.so.4: cannot open shared object file: No such file or directory",
     "hsa_out_of_resources": "hsa api call failure at: /src/rocminfo/rocminfo.cc:1306\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+    # ROCm/legacy-rocm-build#4328-style dmesg under Secure Boot (text of the kernel's lockdown message)
+    "lockdown_unsigned_module": "[   41.532118] Lockdown: modprobe: unsigned module loading is restricted; see man "
+    "kernel_lockdown.7",
+    # awesometic/realtek-r8126-dkms#3
+    "module_key_rejected": "modprobe: ERROR: could not insert 'r8126': Key was rejected by service",
+    # rhboot/shim#601 (Debian, DKMS module loaded without Secure Boot)
+    "module_verification_failed": "[    8.123456] amdgpu: module verification failed: signature and/or required key "
+    "missing - tainting kernel",
+    # ROCm/rocALUTION#197
+    "hip_invalid_device_function": "HIP error: invalid device function\nFile: /long_pathname_so_that_rpms_can_package_the_"
+    "debug_info/src/extlibs/rocALUTION/src/base/hip/hip_vector.cpp; line: 845",
+    # Firstbober/rocm-pytorch-gfx803-docker#4 (podman run --group-add=video, rootless)
+    "rootless_nogroup": "Unable to open /dev/kfd read-write: Permission denied\nroot is not member of \"nogroup\" group, the "
+    "default DRM access group. Users must be a member of the \"nogroup\" group or another DRM access group in order "
+    "for ROCm applications to run successfully.",
 }
 
 
@@ -99,6 +114,23 @@ def test_parameters_fill_the_texts():
 def test_every_signature_is_exercised():
     assert set(REAL) | {"shared_object_init", "keras3_tf_keras", "cuda_drivers_not_found", "kernel_image_invalid",
                         "cpu_instructions_info", "not_in_render_group"} == {s.id for s in signatures()}
+
+
+def test_issue_26_messages():
+    """Secure Boot, Podman and code-object failures, in the forms the reports show."""
+    systemd = "Apr 22 18:10:16 host systemd-modules-load[602]: Failed to insert module 'gasket': Key was rejected by service"
+    assert "module_key_rejected" in [f.id for f in diagnose(systemd)]  # google/gasket-driver#11
+    assert "module_key_rejected" in [f.id for f in diagnose("[   12.114206] Loading of unsigned module is rejected")]
+    lockdown = next(f for f in diagnose(REAL["lockdown_unsigned_module"]) if f.id == "lockdown_unsigned_module")
+    assert "modprobe" in lockdown.text("problem", "en") and "modprobe" in lockdown.text("problem", "zh")
+    docker = "ROCk module version 6.7.0 is loaded\nUnable to open /dev/kfd read-write: Invalid argument\nroot is member of nogroup group"
+    assert "rootless_nogroup" in [f.id for f in diagnose(docker)]  # ROCm/legacy-rocm-build#4043
+    pytorch = ":3:hip_module.cpp :669 : hipLaunchKernel: Returned hipErrorInvalidDeviceFunction :"
+    assert "hip_invalid_device_function" in [f.id for f in diagnose(pytorch)]  # ROCm/legacy-rocm-build#2527
+    unsigned = next(f for f in diagnose(REAL["module_verification_failed"]) if f.id == "module_verification_failed")
+    assert unsigned.severity == "warning" and "amdgpu" in unsigned.text("problem", "en")
+    # the render/video signature does not misread the nogroup line
+    assert "not_in_render_group" not in [f.id for f in diagnose(REAL["rootless_nogroup"])]
 
 
 def test_more_real_texts():

@@ -8,7 +8,8 @@
 Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect), checks (the Check record, rule
 sources, the Python side), amd (the AMD checklist), visibility (ROCR/HIP/CUDA visibility semantics), wheels (which ROCm
 a wheel was built for, published pins), rules (NVIDIA and no-GPU checklists, reconcile, verdict, Compatible formula),
-logs (the log doctor over data/log_signatures.csv), report (Markdown for bug reports), cli (`python -m rocm_bridge
+fixes (each fix as actions: the commands
+for this machine and the same change applied to the facts), logs (the log doctor over data/log_signatures.csv), report (Markdown for bug reports), cli (`python -m rocm_bridge
 doctor`). docs/doctor.md lists the rules' sources and every example system.
 """
 
@@ -37,6 +38,10 @@ EXAMPLE_ORDER: tuple[str, ...] = (
     "wheel_tf_only_name", "python312_rocm60", "cuda_tf_on_amd", "tf_rocm_on_nvidia", "tf_cpu_on_nvidia",
     "nvidia_cuda_visible_bad", "wsl2_rocm_working", "wsl2_no_runtime", "wsl2_no_rocm", "wsl2_no_dxg", "container_no_devices",
     "container_no_group", "container_seccomp_shm", "old_distro_video_group", "core_sdk_10",
+    # fixes that must work on the machine in front of the doctor (issue 26)
+    "secure_boot_dkms_unsigned", "rhel_dkms_key_rejected", "podman_rootless_nogroup", "apptainer_containall",
+    "tf_io_overwrites_rocm", "nvidia_tf_without_and_cuda", "hip_visible_selects_igpu", "wheel_built_for_newer_rocm",
+    "override_gfx1151_apu", "uv_numpy2_old_tf",
 )
 
 

@@ -11,17 +11,20 @@ import re
 from rocm_bridge import compat
 from rocm_bridge.doctor import visibility, wheels
 from rocm_bridge.doctor.checks import (
-    AMD_INSTALL_DOC,
     Check,
     _check,
     _v,
     _visibility_check,
+    installed_tf_dists,
     isa_families,
     isa_family,
     python_checks,
+    rocm_install_actions,
+    select_gpus,
     wsl_gfx,
 )
 from rocm_bridge.doctor.facts import Facts, gfx_from_override
+from rocm_bridge.doctor.fixes import UNMAPPED_GROUPS, act, module_refused
 
 rocm_repo = wheels.repo_url  # the repo.radeon.com wheel directory of a ROCm line
 
@@ -38,7 +41,7 @@ def amd_checks(f: Facts) -> list[Check]:
         if f.dxg_exists:
             add(_check("driver", "ok", "wsl_driver", evidence=ev))
         else:
-            add(_check("driver", "fail", "wsl_no_dxg", evidence=ev,
+            add(_check("driver", "fail", "wsl_no_dxg", evidence=ev, person="wsl_windows",
                        fix=["wsl --update  # in Windows PowerShell, then: wsl --shutdown",
                             "wsl -l -v  # the distribution must run as VERSION 2",
                             "# install the AMD Software: Adrenalin Edition driver on Windows, then reopen WSL",
@@ -47,10 +50,9 @@ def amd_checks(f: Facts) -> list[Check]:
         ev = [f"/sys/module/amdgpu: {'present' if f.amdgpu_loaded else 'absent'}",
               f"/sys/module/amdgpu/version: {f.amdgpu_version or '(none)'}"]
         ev += [f"PCI {g['slot']}: AMD device {g['device']}" for g in pci_amd]
+        ev += _module_evidence(f)
         if not f.amdgpu_loaded:
-            add(_check("driver", "fail", "driver_missing", evidence=ev,
-                       fix=["sudo apt install amdgpu-dkms  # or: sudo amdgpu-install --usecase=dkms",
-                            "sudo modprobe amdgpu", "dkms status"]))
+            add(_driver_not_loaded(f, ev))
         elif not f.amdgpu_version:
             add(_check("driver", "warn", "driver_inbox", evidence=ev, fix=["dkms status", "uname -r"], blocking=False))
         else:
@@ -64,53 +66,66 @@ def amd_checks(f: Facts) -> list[Check]:
         rocm_path = f.env.get("ROCM_PATH", "").rstrip("/")
         if rocm_path and not f.rocm_version_file.startswith(rocm_path + "/"):
             add(_check("rocm_install", "warn", "rocm_path_mismatch", params={"version": f.rocm_version, "path": rocm_path},
-                       evidence=ev, fix=[f"export ROCM_PATH={prefix}"], blocking=False))
+                       evidence=ev, actions=[act("env_set", var="ROCM_PATH", value=prefix)], blocking=False))
         elif f.rocm_layout == "core_sdk":
             add(_check("rocm_install", "ok", "rocm_core_sdk", params={"version": f.rocm_version, "prefix": prefix},
                        evidence=ev))
         else:
             add(_check("rocm_install", "ok", "rocm_ok", params={"version": f.rocm_version}, evidence=ev))
+    elif "rocm" in f.stale:
+        add(_check("rocm_install", "skipped", "stale_reprobe", evidence=ev))
     else:
         add(_check("rocm_install", "fail", "rocm_missing", evidence=ev,
-                   fix=["sudo apt install rocm  # after adding AMD's repository, see " + AMD_INSTALL_DOC,
-                        "cat /opt/rocm/.info/version"]))
+                   actions=[act("pkg_install", packages=["rocm"])]))
 
     # 3. device nodes (WSL: /dev/dxg; containers: the devices passed in)
     denied = _denied_nodes(f)
     group_fixable = [n for n in denied if n[1] and n[1] not in f.groups and n[1] != "root"]
-    docker_fix = [wheels.DOCKER_RUN + " <image>", "# inside the container: ls -l /dev/kfd /dev/dri/renderD*"]
+    run_fix = [act("container_run", image="<image>")]
     if f.wsl:
         ev = [f"/dev/dxg: {_node_text(f.dxg_access) if f.dxg_exists else 'absent'}", "/dev/kfd: not used on WSL"]
         if f.dxg_exists:
             add(_check("device_nodes", "ok", "wsl_nodes", evidence=ev))
         elif f.container:
             add(_check("device_nodes", "fail", "container_no_devices", params={"runtime": f.container}, evidence=ev,
-                       fix=[wheels.DOCKER_RUN_WSL + " <image>"]))
+                       fix=[wheels.DOCKER_RUN_WSL + " <image>"], person="wsl_container"))
         else:
             add(_check("device_nodes", "skipped", "skipped_no_driver", evidence=ev))
     else:
         ev = [f"/dev/kfd: {_node_text(f.kfd_access) if f.kfd_exists else 'absent'}"]
         ev += [f"{path}: {_node_text(acc)}" for path, acc in f.render_nodes.items()] or ["/dev/dri/renderD*: absent"]
         if f.container:
-            ev.append(f"container: {f.container} (/.dockerenv or /run/.containerenv)")
-        if not f.kfd_exists and f.container:
+            ev.append(f"container: {f.container}" + (" (rootless)" if f.container_rootless else "")
+                      + (f", engine {f.container_engine}" if f.container_engine else "")
+                      + " (/.dockerenv, /run/.containerenv, APPTAINER_CONTAINER)")
+        if not f.kfd_exists and f.container == "apptainer":
+            add(_check("device_nodes", "fail", "apptainer_no_devices", evidence=ev, actions=run_fix))
+        elif not f.kfd_exists and f.container:
             add(_check("device_nodes", "fail", "container_no_devices", params={"runtime": f.container}, evidence=ev,
-                       fix=docker_fix))
+                       actions=run_fix))
+        elif not f.kfd_exists and not f.amdgpu_loaded:  # a consequence of the driver check, not a second cause
+            add(_check("device_nodes", "skipped", "skipped_no_driver", evidence=ev))
         elif not f.kfd_exists:
-            add(_check("device_nodes", "fail", "kfd_missing", evidence=ev,
-                       fix=["sudo modprobe amdgpu", "ls -l /dev/kfd /dev/dri/renderD*", wheels.DOCKER_RUN + " <image>"]))
+            add(_check("device_nodes", "fail", "kfd_missing", evidence=ev, person="kfd_missing",
+                       fix=["ls -l /dev/kfd /dev/dri/renderD*", "dmesg | grep -i kfd"]))
         elif not f.render_nodes:
-            add(_check("device_nodes", "fail", "dri_missing", evidence=ev,
-                       fix=["ls -l /dev/dri", wheels.DOCKER_RUN + " <image>"]))
+            add(_check("device_nodes", "fail", "dri_missing", evidence=ev, **({"actions": run_fix} if f.container else
+                       {"person": "kfd_missing", "fix": ["ls -l /dev/dri", "dmesg | grep -i drm"]})))
         elif denied and not group_fixable:
-            add(_check("device_nodes", "fail", "kfd_denied", params={"nodes": ", ".join(n[0] for n in denied)},
-                       evidence=ev, fix=["ls -l /dev/kfd /dev/dri/renderD*",
-                                         "# expected: crw-rw---- root render; udev rules come with the amdgpu driver",
-                                         wheels.DOCKER_RUN + " <image>"]))
+            nodes = ", ".join(n[0] for n in denied)
+            if f.container:
+                add(_check("device_nodes", "fail", "kfd_denied", params={"nodes": nodes}, evidence=ev,
+                           person="host_udev", fix=["# on the host: ls -l /dev/kfd /dev/dri/renderD*"]))
+            else:
+                group = "render" if "render" in f.groups or "video" not in f.groups else "video"
+                add(_check("device_nodes", "fail", "kfd_denied", params={"nodes": nodes}, evidence=ev,
+                           actions=[act("udev_rule", group=group)]
+                           + ([act("group_add", groups=[group])] if group not in f.groups and f.user != "root" else [])))
         elif f.container and not denied and _container_options(f):
             opts = _container_options(f)
             add(_check("device_nodes", "warn", "container_options", params={"options": " ".join(opts)},
-                       evidence=ev + _container_evidence(f), fix=[wheels.DOCKER_RUN + " <image>"], blocking=False))
+                       evidence=ev + _container_evidence(f), actions=[act("container_run", image="<image>")],
+                       blocking=False))
         else:
             add(_check("device_nodes", "ok", "nodes_ok", evidence=ev))
 
@@ -121,22 +136,27 @@ def amd_checks(f: Facts) -> list[Check]:
     ev.append(f"device node groups: {', '.join(owners) or '-'}")
     if f.wsl:
         add(_check("groups", "skipped", "skipped_wsl", evidence=ev))
+    elif group_fixable and f.container and any(n[1] in UNMAPPED_GROUPS for n in group_fixable):
+        # rootless: the host group is unmapped; --group-add <name or GID> adds a namespace group that grants nothing
+        add(_check("groups", "fail", "podman_keep_groups",
+                   params={"user": f.user, "groups": ", ".join(sorted({n[1] for n in group_fixable})),
+                           "runtime": f.container}, evidence=ev,
+                   actions=[act("container_run", image="<image>")] if f.container == "podman" else [],
+                   person="" if f.container == "podman" else "rootless_runtime"))
     elif group_fixable and f.container:
         gids = sorted({n[1] for n in group_fixable})
         add(_check("groups", "fail", "container_group_missing", params={"user": f.user, "groups": ", ".join(gids)},
-                   evidence=ev, fix=["docker run ... " + " ".join(f"--group-add {g}" for g in gids)
-                                     + " ...  # the GID that owns /dev/kfd on the host",
-                                     "getent group render video  # on the host: name -> GID"]))
+                   evidence=ev, actions=[act("container_run", image="<image>", gids=gids)]))
     elif group_fixable:
         needed = sorted({n[1] for n in group_fixable})
         add(_check("groups", "fail", "group_missing", params={"user": f.user, "groups": ", ".join(needed)}, evidence=ev,
-                   fix=[f"sudo usermod -a -G {','.join(needed)} $LOGNAME", "# then log out and in again (or reboot)",
-                        "groups"]))
+                   actions=[act("group_add", groups=needed)]))
     elif f.kfd_exists and not denied:
-        missing = [g for g in owners if g not in f.groups and not g.isdigit() and g != "root"]
+        missing = [g for g in owners if g not in f.groups and not g.isdigit() and g != "root"
+                   and not (f.container_keep_groups and g in UNMAPPED_GROUPS)]
         if missing and f.user != "root":
             add(_check("groups", "warn", "groups_partial", params={"groups": ", ".join(missing)}, evidence=ev,
-                       fix=[f"sudo usermod -a -G {','.join(missing)} $LOGNAME"], blocking=False))
+                       actions=[act("group_add", groups=missing)], blocking=False))
         else:
             add(_check("groups", "ok", "groups_ok", evidence=ev))
     else:
@@ -148,17 +168,21 @@ def amd_checks(f: Facts) -> list[Check]:
     gfx_list = sorted({g.gfx for g in (f.kfd_gpus or f.amd_gpus)})
     if f.amd_gpus:
         add(_check("gpus", "ok", "gpus_found", params={"count": f.gpu_count, "gfx": ", ".join(gfx_list)}, evidence=ev))
+    elif "gpus" in f.stale:
+        add(_check("gpus", "skipped", "stale_reprobe", evidence=["a fix changed the driver or runtime: run the doctor "
+                                                                "again to list the GPUs"]))
     elif f.wsl and f.dxg_exists:
         add(_check("gpus", "fail", "wsl_no_gpu_agent", evidence=ev or ["rocminfo lists no GPU agent"],
-                   fix=["sudo apt remove libhsa-runtime64-1 libhsakmt1  # Ubuntu's old runtime has no WSL support",
-                        "export HSA_ENABLE_DXG_DETECTION=1  # librocdxg: https://github.com/ROCm/librocdxg",
-                        "# Windows: a current AMD Software: Adrenalin Edition driver for a supported Radeon GPU",
+                   actions=[act("pkg_remove", packages=["libhsa-runtime64-1", "libhsakmt1"]),
+                            act("env_set", var="HSA_ENABLE_DXG_DETECTION", value="1")],
+                   fix=["ls /opt/rocm/lib/librocdxg.so  # if absent: build it, https://github.com/ROCm/librocdxg",
                         "rocminfo | grep -E 'Name:|Device Type'"]))
     elif f.wsl or not f.kfd_exists or not f.amdgpu_loaded:
         add(_check("gpus", "skipped", "skipped_no_driver", evidence=ev or ["no GPU agents: driver or /dev/kfd missing"]))
     else:
         add(_check("gpus", "fail", "no_amd_gpu", evidence=ev or ["amdsmi, rocminfo and /sys/class/kfd list no GPU"],
-                   fix=["rocminfo | grep -E 'Name:|Device Type'", "ls /sys/class/kfd/kfd/topology/nodes"]))
+                   fix=["rocminfo | grep -E 'Name:|Device Type'", "ls /sys/class/kfd/kfd/topology/nodes"],
+                   person="no_amd_gpu"))
 
     # 6. visible-device variables, with ROCr's and HIP's parsing rules
     add(_amd_env_check(f))
@@ -167,10 +191,55 @@ def amd_checks(f: Facts) -> list[Check]:
     add(_gfx_check(f, gfx_list))
 
     # 8. ROCm <-> TensorFlow wheel (vendor, line, Python)
-    add(_wheel_check(f))
+    wheel = _wheel_check(f)
+    add(wheel)
 
-    checks += python_checks(f, "rocm")
+    install = wheel.actions if wheel.outcome in ("tf_missing", "not_rocm_wheel", "wheel_mismatch", "python_no_wheel",
+                                                 "tf_builds_conflict", "wheel_newer_rocm") else []
+    if not install and f.rocm_version:
+        pin, _ = wheels.best_pin(f.rocm_version, f.python)
+        install = rocm_install_actions(f, pin) if pin else []
+    checks += python_checks(f, "rocm", install)
     return checks
+
+
+def _module_evidence(f: Facts) -> list[str]:
+    ev = []
+    if f.kernel_release:
+        ev.append(f"kernel {f.kernel_release}; amdgpu.ko on disk: {f.amdgpu_on_disk or 'none'}")
+    if f.secure_boot is not None:
+        ev.append(f"Secure Boot: {'enabled' if f.secure_boot else 'disabled'} ({f.secure_boot_source})")
+    if f.lockdown:
+        ev.append(f"/sys/kernel/security/lockdown: {f.lockdown}")
+    if f.mok_key:
+        state = {True: "enrolled", False: "not enrolled", None: "unknown"}[f.mok_enrolled]
+        ev.append(f"module signing key {f.mok_key}: {state} (mokutil --test-key)")
+    if f.dkms_status:
+        ev.append("dkms status: " + f.dkms_status.replace("\n", "; "))
+    ev += [f"dmesg: {line}" for line in f.module_messages[-5:]]
+    return ev
+
+
+def _driver_not_loaded(f: Facts, ev: list[str]) -> Check:
+    """No amdgpu loaded: not built / built but refused under Secure Boot / built, simply not loaded."""
+    load = act("modprobe", module="amdgpu")
+    if f.amdgpu_on_disk and module_refused(f):
+        why = "Secure Boot" if f.secure_boot else f"lockdown={f.lockdown}"
+        if not f.mok_key:
+            return _check("driver", "fail", "module_refused_no_key", params={"why": why, "path": f.amdgpu_on_disk},
+                          evidence=ev, person="secure_boot_sign",
+                          fix=["sudo mokutil --sb-state", "dmesg | grep -iE 'module verification|lockdown'"])
+        return _check("driver", "fail", "module_refused", params={"why": why, "path": f.amdgpu_on_disk,
+                      "key": f.mok_key}, evidence=ev, actions=[act("mok_enroll"), load])
+    if f.amdgpu_on_disk:
+        return _check("driver", "fail", "driver_not_loaded", params={"path": f.amdgpu_on_disk}, evidence=ev,
+                      actions=[load])
+    actions = [act("pkg_install", packages=["amdgpu-dkms"])]
+    if module_refused(f) and f.mok_key:
+        actions.append(act("mok_enroll"))
+    elif module_refused(f):
+        return _check("driver", "fail", "driver_missing", evidence=ev, actions=actions, person="secure_boot_sign")
+    return _check("driver", "fail", "driver_missing", evidence=ev, actions=[*actions, load])
 
 
 def _container_options(f: Facts) -> list[str]:
@@ -209,11 +278,11 @@ def _amd_env_check(f: Facts) -> Check:
         return check
     if "GPU_DEVICE_ORDINAL" in f.env:
         return _check("env_vars", "warn", "gpu_device_ordinal", params={"value": repr(f.env["GPU_DEVICE_ORDINAL"])},
-                      evidence=vis.evidence(), fix=["unset GPU_DEVICE_ORDINAL  # use ROCR_VISIBLE_DEVICES on Linux"],
+                      evidence=vis.evidence(), actions=[act("env_unset", var="GPU_DEVICE_ORDINAL")],
                       blocking=False)
     if "CUDA_VISIBLE_DEVICES" in vis.ignored:
         return _check("env_vars", "warn", "devices_conflict", params={"vars": "HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES"},
-                      evidence=vis.evidence(), fix=["unset CUDA_VISIBLE_DEVICES"], blocking=False)
+                      evidence=vis.evidence(), actions=[act("env_unset", var="CUDA_VISIBLE_DEVICES")], blocking=False)
     ld = f.env.get("LD_LIBRARY_PATH", "")
     if f.rocm_version_file:
         prefix = f.rocm_version_file.rsplit("/.info", 1)[0]
@@ -224,7 +293,7 @@ def _amd_env_check(f: Facts) -> Check:
         if others:
             return _check("env_vars", "warn", "ld_path_other_rocm", params={"paths": ", ".join(others), "prefix": prefix},
                           evidence=vis.evidence() + [f"LD_LIBRARY_PATH={ld!r}"],
-                          fix=[f"export LD_LIBRARY_PATH={prefix}/lib"], blocking=False)
+                          actions=[act("env_set", var="LD_LIBRARY_PATH", value=f"{prefix}/lib")], blocking=False)
     return check or _check("env_vars", "ok", "env_ok", evidence=vis.evidence())
 
 
@@ -279,7 +348,7 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
         effective = gfx_from_override(override)
         if effective is None:
             return _check("gfx_supported", "fail", "override_bad", params={**common, "gfx": ", ".join(gfx_list),
-                          "value": override}, evidence=ev, fix=["unset HSA_OVERRIDE_GFX_VERSION"])
+                          "value": override, "effective": "?"}, evidence=ev, **_unset_override(f, gfx_list, supported))
         ev.append(f"override -> {effective} (family {isa_family(effective) or '?'}); "
                   + "; ".join(f"{g}: family {isa_family(g) or '?'}" for g in gfx_list))
         if all(g == effective for g in gfx_list):
@@ -288,14 +357,12 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
         if masked:
             return _check("gfx_supported", "fail", "override_masks",
                           params={**common, "gfx": ", ".join(masked), "value": override, "effective": effective},
-                          evidence=ev, fix=["unset HSA_OVERRIDE_GFX_VERSION  # and remove it from ~/.bashrc, "
-                                            "/etc/environment, the container's ENV"])
+                          evidence=ev, **_unset_override(f, gfx_list, supported))
         foreign = [g for g in gfx_list if isa_family(g) is None or isa_family(g) != isa_family(effective)]
         if foreign or effective not in supported:
             return _check("gfx_supported", "fail", "override_bad",
-                          params={**common, "gfx": ", ".join(foreign or gfx_list), "value": override}, evidence=ev,
-                          fix=["unset HSA_OVERRIDE_GFX_VERSION",
-                               "# use a GPU listed for your ROCm release (see the compatibility matrix)"])
+                          params={**common, "gfx": ", ".join(foreign or gfx_list), "value": override,
+                                  "effective": effective}, evidence=ev, **_unset_override(f, gfx_list, supported))
         # RDNA2 parts share one ISA (LLVM gfx10-3-generic has no restrictions against gfx1030): the override is
         # harmless there; in other families (gfx11-generic: gfx1102/gfx1103 have fewer VGPRs) it is a gamble
         outcome = "override_same_isa" if isa_family(effective) in SAME_ISA_FAMILIES else "override_in_use"
@@ -308,26 +375,57 @@ def _gfx_check(f: Facts, gfx_list: list[str]) -> Check:
     if not unsupported:
         return _check("gfx_supported", "ok", "gfx_ok", params={**common, "gfx": ", ".join(gfx_list)}, evidence=ev)
     usable = [i for i, g in enumerate(f.kfd_gpus) if g.gfx in supported]
+    seen_supported = [g for g in gfx_list if g in supported]
+    if usable and f.kfd_gpus and not seen_supported:
+        # every GPU this process sees is unsupported, yet a supported one is on the machine: the variables hide it
+        actions = select_gpus(f, usable)
+        variables = sorted({a.p["var"] for a in actions} | {v for v in ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+                                                                         "CUDA_VISIBLE_DEVICES") if v in f.env})
+        return _check("gfx_supported", "fail", "gfx_hidden_supported",
+                      params={**common, "gfx": ", ".join(unsupported), "hidden": ", ".join(hidden),
+                              "keep": ",".join(map(str, usable)), "vars": ", ".join(variables)},
+                      evidence=ev, actions=actions)
     if usable and f.kfd_gpus:  # a supported GPU next to an unsupported one (often a Ryzen iGPU): hide the others
         keep = ",".join(str(i) for i in usable)
+        actions = select_gpus(f, usable)
+        variables = sorted({a.p["var"] for a in actions})
         return _check("gfx_supported", "warn", "gfx_partial",
-                      params={**common, "gfx": ", ".join(unsupported), "keep": keep}, evidence=ev,
-                      fix=[f"export ROCR_VISIBLE_DEVICES={keep}  # only the GPUs ROCm {f.rocm_version} supports",
-                           "# or disable the integrated GPU in the BIOS (ROCm prerequisites: disable integrated "
-                           "graphics)"], blocking=False)
+                      params={**common, "gfx": ", ".join(unsupported), "keep": keep, "vars": ", ".join(variables)},
+                      evidence=ev, actions=actions, blocking=False)
     gfx = ", ".join(unsupported)
     suggestion = override_suggestion(unsupported[0])
-    fix = ["# use a GPU listed for your ROCm release (see the compatibility matrix)"]
     if suggestion and gfx_from_override(suggestion) in supported:
-        fix.append(f"export HSA_OVERRIDE_GFX_VERSION={suggestion}  # unsupported community workaround")
-    return _check("gfx_supported", "fail", "gfx_unsupported", params={**common, "gfx": gfx}, evidence=ev, fix=fix)
+        return _check("gfx_supported", "fail", "gfx_unsupported", params={**common, "gfx": gfx}, evidence=ev,
+                      actions=[act("env_set", var="HSA_OVERRIDE_GFX_VERSION", value=suggestion)])
+    return _check("gfx_supported", "fail", "gfx_unsupported", params={**common, "gfx": gfx}, evidence=ev,
+                  person="gfx_unsupported",
+                  fix=["# use a GPU listed for your ROCm release (see the compatibility matrix)"])
+
+
+def _unset_override(f: Facts, gfx_list: list[str], supported: tuple[str, ...]) -> dict:
+    """Unset the override; where the true target is itself unsupported, that part needs a person (other hardware)."""
+    actions = [act("env_unset", var="HSA_OVERRIDE_GFX_VERSION")]
+    if all(g in supported for g in gfx_list):
+        return {"actions": actions}
+    suggestion = override_suggestion(next(g for g in gfx_list if g not in supported))
+    if suggestion and gfx_from_override(suggestion) in supported and all(isa_family(g) == isa_family(gfx_list[0])
+                                                                          for g in gfx_list):
+        return {"actions": [act("env_set", var="HSA_OVERRIDE_GFX_VERSION", value=suggestion)]}
+    return {"actions": actions, "person": "gfx_unsupported"}
+
+
+def _image_action(tag: str):
+    row = next((r for r in compat.rows("docker_image") if r.docker_tag == tag), None)
+    return act("use_image", image=tag, tf=row.tensorflow[0] if row and row.tensorflow else "",
+               python=row.python[0] if row and row.python else "", rocm=row.rocm if row else "")
 
 
 def _wheel_check(f: Facts) -> Check:
     dist = f.tf_dist
-    ev = [f"pip: {name}=={version}" for name, version in f.packages.items() if version and "tensorflow" in name]
+    ev = [f"pip: {name}=={version}" + (f" ({f.installers[name]})" if f.installers.get(name) else "")
+          for name, version in f.packages.items() if version and "tensorflow" in name]
     ev = ev or ["no TensorFlow package installed"]
-    ev.append(f"Python {f.python}")
+    ev.append(f"Python {f.python}" + (f", conda environment {f.conda_env}" if f.conda_env else ""))
     if f.rocm_version:
         ev.append(f"ROCm {f.rocm_version}")
     listed = compat.tensorflow_versions_for_rocm(f.rocm_version) if f.rocm_version else []
@@ -336,56 +434,84 @@ def _wheel_check(f: Facts) -> Check:
     if not f.rocm_version:
         if dist and dist[0] != "tensorflow-rocm":
             return _check("wheel_match", "fail", "not_rocm_wheel", params={"dist": dist[0], "version": dist[1]},
-                          evidence=ev, fix=[f"pip uninstall -y {dist[0]}", "# install ROCm first, then tensorflow-rocm"])
+                          evidence=ev, person="install_stack_first",
+                          fix=[f"pip uninstall -y {dist[0]}", "# install ROCm first, then tensorflow-rocm"])
         return _check("wheel_match", "skipped", "skipped_no_rocm", evidence=ev)
-    same = compat.tensorflow_core(dist[1]) if dist else None
+    same = compat.tensorflow_core(dist[1]) if dist and dist[0] == "tensorflow-rocm" else None
     pin, pins = wheels.best_pin(f.rocm_version, f.python, same)
-    install = [pin.command] if pin else []
+    install = rocm_install_actions(f, pin) if pin else []
     images = wheels.docker_images(f.rocm_version, f.python) or wheels.docker_images(None, f.python)
     if pins:
         ev.append("published builds for this line: " + ", ".join(f"{p.version} (Python {', '.join(p.pythons) or '?'})"
                                                               for p in pins))
     if not pins:  # a preview line (or one without published wheels): offer its images
         images = wheels.docker_images(f.rocm_version) or images
-        install = [f"{wheels.DOCKER_RUN} {images[0]}"] if images else []
+        install = [_image_action(images[0])] if images else []
+    fixed = {"actions": install} if install else {"person": "no_published_build"}
+    present = installed_tf_dists(f)
+    if len(present) > 1:  # two builds share site-packages/tensorflow: the last one installed wins
+        built = "CUDA" if f.tensorflow.built_with_cuda else "ROCm" if f.tensorflow.built_with_rocm else "?"
+        return _check("wheel_match", "fail", "tf_builds_conflict",
+                      params={"dists": ", ".join(f"{d}=={f.packages[d]}" for d in present), "build": built,
+                              "managers": ", ".join(sorted({f.installers.get(d, "pip") for d in present}))},
+                      evidence=ev + [f"import tensorflow reports a {built} build"], **fixed)
     if dist is None or dist[0] != "tensorflow-rocm":
         if pins and pin is None:
             return _python_no_wheel(f, pins, ev, images)
         if dist is None:
-            return _check("wheel_match", "fail", "tf_missing", evidence=ev, fix=install or [
-                "# no published tensorflow-rocm build for this ROCm line in tf_rocm_compat.csv"])
+            return _check("wheel_match", "fail", "tf_missing", evidence=ev, **fixed)
         return _check("wheel_match", "fail", "not_rocm_wheel", params={"dist": dist[0], "version": dist[1]},
-                      evidence=ev, fix=[f"pip uninstall -y {dist[0]}", *install])
+                      evidence=ev, **fixed)
     name, version = dist
     built = wheels.built_for(version)
     built_text = ", ".join(built)
     if built:
         ev.append(f"{name} {version} was built for ROCm {built_text}")
     row = compat.pair_listed(f.rocm_version, version)
-    same_line = any(compat.rocm_line(b) == compat.rocm_line(f.rocm_version) for b in built)
+    imaged = next((r for r in compat.rows("docker_image") if r.rocm and version in r.tensorflow
+                   and compat.rocm_line(r.rocm) == compat.rocm_line(f.rocm_version)), None)
+    row = row or imaged  # AMD's own image pairs this TensorFlow with this ROCm line
+    same_line = imaged is not None or any(compat.rocm_line(b) == compat.rocm_line(f.rocm_version) for b in built)
     if row is not None and (same_line or not built):
         ev.append(f"listed: {row.record_type} ROCm {row.rocm} / TF {', '.join(row.tensorflow)}")
         return _check("wheel_match", "ok", "wheel_ok", params={"version": version, "rocm": f.rocm_version}, evidence=ev)
     same_major = any(compat.rocm_line(b)[0] == compat.rocm_line(f.rocm_version)[0] for b in built)
+    host_line = compat.rocm_line(f.rocm_version)
+    if built and row is None and all(compat.rocm_line(b) > host_line for b in built) and any(
+            compat.rocm_line(b)[0] == host_line[0] for b in built):
+        # ROCm's user-space libraries are backward- but not forward-compatible: a build against a newer line can
+        # need symbols or code objects this ROCm lacks; it fails at the first kernel, not at import
+        return _check("wheel_match", "fail", "wheel_newer_rocm",
+                      params={"version": version, "rocm": f.rocm_version, "built_for": built_text,
+                              "listed": ", ".join(p.version for p in pins) or ", ".join(listed) or "-"},
+                      evidence=ev, **fixed)
     if built and same_major:
         return _check("wheel_match", "warn", "wheel_other_line",
                       params={"version": version, "rocm": f.rocm_version, "built_for": built_text}, evidence=ev,
-                      fix=install, blocking=False)
+                      actions=install, blocking=False)
     if not built:
         return _check("wheel_match", "warn", "wheel_unlisted", params={"version": version, "rocm": f.rocm_version},
-                      evidence=ev, fix=install, blocking=False)
+                      evidence=ev, actions=install, blocking=False)
     return _check("wheel_match", "fail", "wheel_mismatch",
                   params={"version": version, "rocm": f.rocm_version, "built_for": built_text,
                           "listed": ", ".join(p.version for p in pins) or ", ".join(listed) or "-"},
-                  evidence=ev, fix=[f"pip uninstall -y {name}", *install])
+                  evidence=ev, **fixed)
+
+
+def _plain(a, f: Facts) -> list[str]:
+    """Commands of an action offered as text only (a warning's suggestion, an alternative)."""
+    from rocm_bridge.doctor.fixes import KINDS
+
+    return KINDS[a.kind].render(a.p, f)
 
 
 def _python_no_wheel(f: Facts, pins: list, ev: list[str], images: list[str]) -> Check:
     pythons = sorted({p for pin in pins for p in pin.pythons}, key=_v, reverse=True)
     best = pythons[0] if pythons else "3.10"
     newest = pins[0]
-    fix = [f"uv venv --python {best} .venv && . .venv/bin/activate  # or: python{best} -m venv .venv",
-           newest.command]
+    actions = [act("venv", python=best), act("pip_install", spec=f"tensorflow-rocm=={newest.version}",
+                                             index=newest.index, dist="tensorflow-rocm", version=newest.version)]
+    fix = []
     if images:
         image_rocm = next((r.rocm for r in compat.rows("docker_image") if r.docker_tag == images[0]), "")
         listed = compat.drivers_for_rocm(image_rocm) if image_rocm else ()
@@ -393,8 +519,8 @@ def _python_no_wheel(f: Facts, pins: list, ev: list[str], images: list[str]) -> 
         fits = host is not None and any(compat.raw_parts(d)[:2] == host for d in listed)
         note = (f"# or a ready image for Python {f.python.rsplit('.', 1)[0]}:" if fits or not listed else
                 f"# or, after updating the amdgpu driver to one listed for ROCm {image_rocm} ({', '.join(listed)}):")
-        fix += [note, f"{wheels.DOCKER_RUN} {images[0]}"]
+        fix += [note, *_plain(_image_action(images[0]), f)]
     status = "fail" if any(p.pythons_exact for p in pins) else "warn"
     return _check("wheel_match", status, "python_no_wheel",
                   params={"python": f.python, "rocm": f.rocm_version, "pythons": ", ".join(pythons)},
-                  evidence=ev, fix=fix, blocking=status == "fail")
+                  evidence=ev, actions=actions, fix=fix, blocking=status == "fail")

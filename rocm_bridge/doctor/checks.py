@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from rocm_bridge import compat
 from rocm_bridge.doctor import visibility
-from rocm_bridge.doctor.facts import Facts
+from rocm_bridge.doctor.facts import TF_DISTS, Facts
+from rocm_bridge.doctor.fixes import Action, act
 from rocm_bridge.versions import parse_version
 
 STATUSES: tuple[str, ...] = ("ok", "warn", "fail", "skipped")
@@ -39,6 +40,8 @@ SOURCE_ROWS: dict[str, str] = {
     "nv_env_vars": "cuda_visible_devices",
     "nv_tf_gpu_visible": "tf_cuda_build",
     "no_gpu": "no_gpu_host",
+    "nv_wheel": "tf_vendor_wheel",
+    "nv_cuda_libs": "tf_and_cuda",
 }
 
 
@@ -59,6 +62,10 @@ OUTCOME_ROWS: dict[str, str] = {
     "python_no_wheel": "python_wheel", "wheel_other_line": "tf_wheel_match", "not_rocm_wheel": "tf_vendor_wheel",
     "wrong_vendor_wheel": "tf_vendor_wheel", "cpu_wheel": "tf_vendor_wheel", "nv_wheel_ok": "tf_vendor_wheel",
     "rocm_core_sdk": "rocm_core_sdk", "contradicted": "tf_rocm_build",
+    "module_refused": "module_signing", "module_refused_no_key": "module_signing", "driver_not_loaded": "kmd_version",
+    "podman_keep_groups": "container_rootless", "apptainer_no_devices": "container_rootless",
+    "tf_builds_conflict": "tf_vendor_wheel", "wheel_newer_rocm": "tf_wheel_match",
+    "gfx_hidden_supported": "gfx_igpu", "nv_no_cuda_libs": "tf_and_cuda", "nv_cuda_libs_ok": "tf_and_cuda",
 }
 
 
@@ -124,6 +131,8 @@ class Check:
     fix: list[str] = field(default_factory=list)  # shell commands
     source: str = ""
     blocking: bool = True
+    actions: list[Action] = field(default_factory=list)  # the fix as fact transformations (fixes.KINDS)
+    person: str = ""  # catalog reason doctor.person.<person>: the fix is not a transformation of facts
 
     @property
     def title_key(self) -> str:
@@ -147,6 +156,8 @@ class Check:
             "fix": list(self.fix),
             "source": self.source,
             "blocking": self.blocking,
+            "actions": [{"kind": a.kind, **{k: str(v) for k, v in a.p.items()}} for a in self.actions],
+            "person": self.person,
         }
 
 
@@ -174,7 +185,6 @@ def _visibility_check(check_id: str, vis: visibility.Visibility, f: Facts, prefi
     ev = vis.evidence()
     if f.tensorflow.status == "ok":
         ev.append(f"TensorFlow lists {len(f.tensorflow.gpus)} GPU(s)")
-    unset = [f"unset {s.var}" for s in vis.steps]
     if not vis.steps:
         return None
     last = vis.steps[-1]
@@ -182,20 +192,51 @@ def _visibility_check(check_id: str, vis: visibility.Visibility, f: Facts, prefi
     rocr = culprit.var == "ROCR_VISIBLE_DEVICES"
     if vis.total and vis.visible == 0:
         outcome = prefix + ("devices_hidden_rocr" if rocr else "devices_hidden")
+        actions = _renumber_fix(vis, culprit) or [act("env_unset", var=culprit.var)]
+        if visible_after(f, actions, prefix) == 0:  # the doctor's own rules: never a setting that leaves no GPU
+            actions = [act("env_unset", var=s.var) for s in vis.steps]
         return _check(check_id, "fail", outcome, params={"var": culprit.var, "value": repr(culprit.value),
-                      "total": vis.total, "pool": culprit.pool}, evidence=ev, fix=_renumber_fix(vis, culprit) or unset)
+                      "total": vis.total, "pool": culprit.pool, "vars": ", ".join(s.var for s in vis.steps)},
+                      evidence=ev, actions=actions)
     dropped = next((s for s in vis.steps if s.dropped), None)
     if dropped:
         outcome = prefix + ("devices_dropped_rocr" if dropped.var == "ROCR_VISIBLE_DEVICES" else "devices_dropped")
         return _check(check_id, "warn", outcome, params={"var": dropped.var, "value": repr(dropped.value),
                       "count": vis.visible, "total": vis.total, "kept": ", ".join(dropped.kept) or "-",
                       "dropped": ", ".join(dropped.dropped)}, evidence=ev,
-                      fix=[f"export {dropped.var}={','.join(dropped.kept)}  # what the runtime uses now"], blocking=False)
+                      actions=[act("env_set", var=dropped.var, value=",".join(dropped.kept))], blocking=False)
     return _check(check_id, "ok", prefix + "devices_selected" if prefix else "devices_selected",
                   params={"count": vis.visible, "total": vis.total}, evidence=ev)
 
 
-def _renumber_fix(vis: visibility.Visibility, culprit: visibility.Step) -> list[str]:
+def visible_after(f: Facts, actions: list[Action], prefix: str = "") -> int:
+    """GPUs the process sees once the environment actions ran, by the same parsing rules."""
+    env = dict(f.env)
+    for a in actions:
+        if a.kind == "env_unset":
+            env.pop(a.p["var"], None)
+        elif a.kind == "env_set":
+            env[a.p["var"]] = a.p["value"]
+    if prefix == "nv_":
+        return visibility.cuda_visibility(env, f.gpu_count).visible
+    return visibility.amd_visibility(env, f.gpu_count, [g.uuid for g in f.kfd_gpus],
+                                     [u for u in f.gpu_uuids if u != "GPU-XX"]).visible
+
+
+def select_gpus(f: Facts, keep: list[int]) -> list[Action]:
+    """Environment actions after which the process sees exactly the physical (KFD) GPUs `keep`: ROCR_VISIBLE_DEVICES
+    names them, and every other visibility variable that would index the kept list (HIP_VISIBLE_DEVICES,
+    CUDA_VISIBLE_DEVICES) is unset, so no leftover value can hide them."""
+    actions = [act("env_unset", var=v) for v in ("HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL")
+               if v in f.env]
+    if len(keep) < f.gpu_count:
+        actions.append(act("env_set", var="ROCR_VISIBLE_DEVICES", value=",".join(str(i) for i in keep)))
+    elif "ROCR_VISIBLE_DEVICES" in f.env:
+        actions.append(act("env_unset", var="ROCR_VISIBLE_DEVICES"))
+    return actions
+
+
+def _renumber_fix(vis: visibility.Visibility, culprit: visibility.Step) -> list[Action]:
     """HIP indexes the GPUs ROCr kept: when the HIP entries name physical GPUs that ROCr kept, give their new numbers."""
     rocr = vis.steps[0] if vis.steps and vis.steps[0].var == "ROCR_VISIBLE_DEVICES" else None
     if rocr is None or culprit is rocr or not rocr.kept:
@@ -204,11 +245,45 @@ def _renumber_fix(vis: visibility.Visibility, culprit: visibility.Step) -> list[
     if not all(t in rocr.kept for t in wanted):
         return []
     renumbered = ",".join(str(rocr.kept.index(t)) for t in wanted)
-    return [f"export {culprit.var}={renumbered}  # physical GPU {','.join(wanted)} after ROCR_VISIBLE_DEVICES="
-            f"{rocr.value} (HIP counts the GPUs ROCr kept)"]
+    return [act("env_set", var=culprit.var, value=renumbered)]
 
 
-def python_checks(f: Facts, platform: str) -> list[Check]:
+def installed_tf_dists(f: Facts) -> list[str]:
+    return [d for d in TF_DISTS if f.packages.get(d)]
+
+
+def reinstall(f: Facts, dist: str, version: str, index: str = "", spec: str = "") -> list[Action]:
+    """Remove every TensorFlow build installed (they share the `tensorflow` directory, so the last one written wins
+    and a plain reinstall says "already satisfied"), then install the right one with the manager that owned it."""
+    owner = next((d for d in installed_tf_dists(f)), dist)
+    out = []
+    present = installed_tf_dists(f)
+    if present:
+        out.append(act("pip_uninstall", dists=present))
+    out.append(act("pip_install", spec=spec or f"{dist}=={version}", index=index, dist=dist, version=version,
+                   owner=owner, cuda_suffix=_cuda_suffix(version) if "and-cuda" in spec else ""))
+    return out
+
+
+def _cuda_suffix(tf_version: str) -> str:
+    try:
+        req = compat.requirements_for(tf_version, "cuda")
+    except ValueError:
+        req = None
+    return f"cu{compat.raw_parts(req.cuda)[0]}" if req and req.cuda else "cu12"
+
+
+def rocm_install_actions(f: Facts, pin) -> list[Action]:
+    """Install a published tensorflow-rocm pin, replacing whatever TensorFlow is installed."""
+    return reinstall(f, "tensorflow-rocm", pin.version, pin.index)
+
+
+def cuda_install_actions(f: Facts, version: str) -> list[Action]:
+    return reinstall(f, "tensorflow", version, spec=f"tensorflow[and-cuda]=={version}")
+
+
+def python_checks(f: Facts, platform: str, install: list[Action] | None = None) -> list[Check]:
+    """The Python side. `install`: the actions that install the right TensorFlow here (from the wheel check)."""
     checks: list[Check] = []
     tf_version = tf_version_of(f)
     tf_v = _v(compat.tensorflow_core(tf_version)) if tf_version else None
@@ -219,13 +294,18 @@ def python_checks(f: Facts, platform: str) -> list[Check]:
         checks.append(_check("python_packages", "skipped", "skipped_no_tf", evidence=ev))
     elif numpy and _v(numpy) >= (2,) and tf_v < (2, 18):
         checks.append(_check("python_packages", "fail", "numpy2_old_tf", params={"numpy": numpy, "tf": tf_version},
-                             evidence=ev, fix=['pip install "numpy<2"']))
+                             evidence=ev, actions=[act("pip_install", spec="numpy<2", dist="numpy", version="1.26.4",
+                                                       owner="numpy", conda_ok="1")]))
     elif keras and _v(keras) >= (3,) and tf_v < (2, 16):
+        minor = tf_v[1] if len(tf_v) > 1 else 0
         checks.append(_check("python_packages", "fail", "keras3_old_tf", params={"keras": keras, "tf": tf_version},
-                             evidence=ev, fix=[f'pip install "keras<{tf_v[0]}.{tf_v[1] + 1 if len(tf_v) > 1 else 0}"']))
+                             evidence=ev, actions=[act("pip_install", spec=f"keras<{tf_v[0]}.{minor + 1}", dist="keras",
+                                                       version=f"{tf_v[0]}.{minor}.0", owner="keras", conda_ok="1")]))
     elif keras and _v(keras) < (3,) and tf_v >= (2, 16) and not tf_keras:
         checks.append(_check("python_packages", "warn", "keras2_new_tf", params={"keras": keras, "tf": tf_version},
-                             evidence=ev, fix=["pip install tf-keras  # and export TF_USE_LEGACY_KERAS=1"],
+                             evidence=ev, actions=[act("pip_install", spec=f"tf-keras~={tf_v[0]}.{tf_v[1]}.0",
+                                                       dist="tf-keras", version=f"{tf_v[0]}.{tf_v[1]}.0", owner="keras"),
+                                                   act("env_set", var="TF_USE_LEGACY_KERAS", value="1")],
                              blocking=False))
     else:
         checks.append(_check("python_packages", "ok", "packages_ok", evidence=ev))
@@ -234,27 +314,29 @@ def python_checks(f: Facts, platform: str) -> list[Check]:
     tf_ev = [f"status: {tf.status}", f"exit code: {tf.rc}"] + ([f"error: {tf.error}"] if tf.error else [])
     if tf.stderr_tail:
         tf_ev.append("stderr (last lines):\n" + "\n".join(tf.stderr_tail.strip().splitlines()[-15:]))
-    fix_import = (["# install the tensorflow-rocm build the wheel check above names (exact version and index URL)"]
-                  if platform == "rocm" else ["pip install 'tensorflow[and-cuda]'"])
+    install = install or []
+    missing_fix = ({"actions": install} if install else
+                   {"person": "no_published_build" if platform == "rocm" and f.rocm_version else "install_stack_first"})
     if tf.status == "not_run" and f.tf_dist is None:
         checks.append(_check("tf_import", "fail", "tf_missing", evidence=["pip: no tensorflow, tensorflow-rocm, "
                                                                           "tensorflow-cpu or tensorflow-gpu package"],
-                             fix=fix_import))
+                             **missing_fix))
     elif tf.status == "not_run":
         checks.append(_check("tf_import", "skipped", "tf_not_run"))
     elif tf.status == "missing":
-        checks.append(_check("tf_import", "fail", "tf_missing", evidence=tf_ev, fix=fix_import))
+        checks.append(_check("tf_import", "fail", "tf_missing", evidence=tf_ev, **missing_fix))
     elif tf.status == "import_error":
         checks.append(_check("tf_import", "fail", "tf_import_error", params={"error": tf.error[:300]}, evidence=tf_ev,
                              fix=["python -c 'import tensorflow'  # read the first error line",
-                                  "ldconfig -p | grep -E 'amdhip64|hsa-runtime64|cudart'"]))
+                                  "ldconfig -p | grep -E 'amdhip64|hsa-runtime64|cudart'"], person="tf_import_error"))
     elif tf.status == "crash":
         checks.append(_check("tf_import", "fail", "tf_crash", params={"rc": tf.rc, "error": tf.error[:300]},
-                             evidence=tf_ev, fix=["python -X faulthandler -c 'import tensorflow'"]))
+                             evidence=tf_ev, fix=["python -X faulthandler -c 'import tensorflow'"], person="tf_crash"))
     elif tf.status == "timeout":
         checks.append(_check("tf_import", "fail", "tf_timeout", evidence=tf_ev,
                              fix=["timeout 120 python -X faulthandler -c 'import tensorflow'",
-                                  "AMD_LOG_LEVEL=4 python -c 'import tensorflow as tf; tf.config.list_physical_devices()'"]))
+                                  "AMD_LOG_LEVEL=4 python -c 'import tensorflow as tf; tf.config.list_physical_devices()'"],
+                             person="tf_timeout"))
     else:
         checks.append(_check("tf_import", "ok", "tf_ok", params={"version": tf.version}, evidence=tf_ev))
     if tf.status != "ok":
@@ -271,7 +353,7 @@ def python_checks(f: Facts, platform: str) -> list[Check]:
         checks.append(_check("tf_build", "ok", "build_ok", params={"build": names[build]}, evidence=b_ev))
     else:
         checks.append(_check("tf_build", "fail", "build_wrong", params={"build": names[build], "platform": names[platform]},
-                             evidence=b_ev, fix=fix_import))
+                             evidence=b_ev, **missing_fix))
     # GPU visible
     vis_id = "tf_gpu_visible" if platform == "rocm" else "nv_tf_gpu_visible"
     g_ev = [f"tf.config.list_physical_devices('GPU') = {tf.gpus}"]
@@ -281,16 +363,18 @@ def python_checks(f: Facts, platform: str) -> list[Check]:
     else:
         checks.append(Check("tf_gpu_visible", "fail", "tf_no_gpus", evidence=g_ev + tf_ev[2:],
                             fix=["python -c \"import tensorflow as tf; print(tf.config.list_physical_devices())\" 2>&1 | tail"],
-                            source=source_for(vis_id)))
+                            source=source_for(vis_id), person="tf_no_gpus"))
         checks.append(_check("matmul", "skipped", "skipped_no_tf_gpu"))
         return checks
     m_ev = [f"result.device = {tf.matmul_device or '-'}", f"finite = {tf.matmul_ok}"]
     if tf.error:
-        checks.append(_check("matmul", "fail", "matmul_error", params={"error": tf.error[:300]}, evidence=m_ev + tf_ev[2:]))
+        checks.append(_check("matmul", "fail", "matmul_error", params={"error": tf.error[:300]}, evidence=m_ev + tf_ev[2:],
+                             person="matmul"))
     elif "GPU" not in tf.matmul_device.upper():
-        checks.append(_check("matmul", "fail", "matmul_on_cpu", params={"device": tf.matmul_device or "-"}, evidence=m_ev))
+        checks.append(_check("matmul", "fail", "matmul_on_cpu", params={"device": tf.matmul_device or "-"}, evidence=m_ev,
+                             person="matmul"))
     elif not tf.matmul_ok:
-        checks.append(_check("matmul", "fail", "matmul_bad", evidence=m_ev))
+        checks.append(_check("matmul", "fail", "matmul_bad", evidence=m_ev, person="matmul"))
     else:
         checks.append(_check("matmul", "ok", "matmul_ok", params={"device": tf.matmul_device}, evidence=m_ev))
     return checks

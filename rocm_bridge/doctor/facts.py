@@ -23,8 +23,24 @@ ENV_VARS: tuple[str, ...] = (
     "LD_LIBRARY_PATH",
     "HSA_ENABLE_DXG_DETECTION",
     "WSL_DISTRO_NAME",
+    "CONDA_PREFIX",
+    "CONDA_DEFAULT_ENV",
+    "VIRTUAL_ENV",
+    "APPTAINER_CONTAINER",
+    "SINGULARITY_CONTAINER",
 )
 TF_DISTS: tuple[str, ...] = ("tensorflow-rocm", "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly")
+# pip packages `tensorflow[and-cuda]` pulls in (TensorFlow's pip.md): cuDNN and the CUDA runtime from PyPI
+CUDA_LIB_DISTS: tuple[str, ...] = ("nvidia-cudnn-cu12", "nvidia-cuda-runtime-cu12", "nvidia-cudnn-cu11",
+                                   "nvidia-cuda-runtime-cu11")
+# EFI variable SecureBoot-<EFI global variable GUID>: 4 attribute bytes, then 1 = on (UEFI spec, "Globally Defined Variables")
+SECURE_BOOT_VAR = "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
+# public keys DKMS / akmods sign modules with (Ubuntu and DKMS 3: /var/lib/dkms/mok.pub; Debian shim-signed; Fedora akmods)
+MOK_KEYS: tuple[str, ...] = ("/var/lib/dkms/mok.pub", "/var/lib/shim-signed/mok/MOK.der",
+                             "/etc/pki/akmods/certs/public_key.der")
+# kernel messages that say a module was refused or loaded unsigned (kernel module signing docs, kernel_lockdown.7)
+MODULE_MSG = re.compile(r"module verification failed|Lockdown: .*unsigned module|Key was rejected by service|"
+                        r"Loading of unsigned module is rejected|module .* signature|amdgpu.*(?:error|fail)", re.I)
 AMD_VENDOR_ID = 4098  # 0x1002 in KFD topology properties
 
 
@@ -81,6 +97,23 @@ class Facts:
     seccomp_mode: int | None = None  # /proc/self/status Seccomp: 0 none, 2 filter (Docker's default profile)
     shm_bytes: int | None = None  # size of /dev/shm from /proc/mounts
     os_release: str = ""
+    os_id: str = ""  # /etc/os-release ID (ubuntu, fedora, rhel, sles, ...)
+    os_like: list[str] = field(default_factory=list)  # ID_LIKE
+    init: str = ""  # "systemd" when /run/systemd/system exists
+    container_rootless: bool = False  # /run/.containerenv rootless=1 (Podman)
+    container_engine: str = ""  # /run/.containerenv engine= ("podman-4.9.3")
+    container_keep_groups: bool = False  # only set by a fix: podman --group-add keep-groups passes host groups
+    tools: dict = field(default_factory=dict)  # docker / podman / apptainer / uv / conda / mokutil found on PATH
+    # kernel module and Secure Boot
+    kernel_release: str = ""  # /proc/sys/kernel/osrelease
+    amdgpu_on_disk: str = ""  # an amdgpu.ko* under /lib/modules/<release>/ (DKMS: updates/dkms)
+    secure_boot: bool | None = None  # from the EFI variable, else mokutil --sb-state; None: unknown / not UEFI
+    secure_boot_source: str = ""
+    lockdown: str = ""  # /sys/kernel/security/lockdown active mode: none | integrity | confidentiality
+    mok_key: str = ""  # the module-signing public key found (DKMS / shim-signed / akmods)
+    mok_enrolled: bool | None = None  # mokutil --test-key <mok_key>
+    module_messages: list[str] = field(default_factory=list)  # dmesg lines about module signatures / amdgpu
+    dkms_status: str = ""
     pci_gpus: list[dict] = field(default_factory=list)  # {"slot", "vendor": "amd"|"nvidia", "device"}
     # NVIDIA
     nvidia_driver: str = ""
@@ -91,6 +124,9 @@ class Facts:
     # Python side
     python: str = ""
     packages: dict[str, str | None] = field(default_factory=dict)
+    installers: dict[str, str] = field(default_factory=dict)  # distribution -> pip | uv | conda (INSTALLER file)
+    system_cudnn: bool = False  # libcudnn in the linker cache (ldconfig -p): CUDA libraries outside pip
+    stale: list[str] = field(default_factory=list)  # facts a fix changed that only a new probe can tell ("gpus")
     tensorflow: TensorFlowProbe = field(default_factory=TensorFlowProbe)
 
     @property
@@ -119,6 +155,23 @@ class Facts:
             if self.packages.get(dist):
                 return dist, self.packages[dist]
         return None
+
+    @property
+    def pkg_manager(self) -> str:
+        """The distribution's package manager from /etc/os-release: apt | dnf | yum | zypper | '' (unknown)."""
+        ids = [self.os_id, *self.os_like]
+        if any(i in ("ubuntu", "debian") for i in ids):
+            return "apt"
+        if any(i in ("sles", "suse", "opensuse", "opensuse-leap", "opensuse-tumbleweed") for i in ids):
+            return "zypper"
+        if any(i in ("rhel", "fedora", "centos", "rocky", "almalinux", "ol") for i in ids):
+            old = self.os_id in ("centos", "rhel") and re.search(r"\b7(\.\d+)?$", self.os_release or "")
+            return "yum" if old else "dnf"
+        return ""
+
+    @property
+    def conda_env(self) -> str:
+        return self.env.get("CONDA_DEFAULT_ENV", "") or (self.env.get("CONDA_PREFIX", "").rstrip("/").rsplit("/", 1)[-1])
 
     def as_dict(self) -> dict:
         out = asdict(self)
@@ -318,6 +371,18 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
         facts.container = "docker"
     elif (root / "run/.containerenv").exists():
         facts.container = "podman"
+        info = _read(root, "/run/.containerenv") or ""
+        facts.container_rootless = bool(re.search(r"^rootless=1", info, re.M))
+        m = re.search(r'^engine="?([^"\n]+)', info, re.M)
+        facts.container_engine = m.group(1) if m else ""
+    elif env.get("APPTAINER_CONTAINER") or env.get("SINGULARITY_CONTAINER") or (root / ".singularity.d").is_dir():
+        facts.container = "apptainer"
+    facts.init = "systemd" if (root / "run/systemd/system").is_dir() else ""
+    for tool in ("docker", "podman", "apptainer", "singularity", "uv", "conda", "mamba", "mokutil"):
+        path = probe.which(tool)
+        if path:
+            facts.tools[tool] = path
+    _kernel_module_facts(facts, root, probe)
     status = _read(root, "/proc/self/status") or ""
     m = re.search(r"^Seccomp:\s*(\d+)", status, re.M)
     facts.seccomp_mode = int(m.group(1)) if m else None
@@ -329,6 +394,10 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
                 facts.shm_bytes = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[m.group(2)]
     osr = _read(root, "/etc/os-release") or ""
     m = re.search(r'^PRETTY_NAME="?([^"\n]+)', osr, re.M) or re.search(r'^NAME="?([^"\n]+)', osr, re.M)
+    m_id = re.search(r'^ID="?([^"\n]+)', osr, re.M)
+    facts.os_id = m_id.group(1).strip().lower() if m_id else ""
+    m_like = re.search(r'^ID_LIKE="?([^"\n]+)', osr, re.M)
+    facts.os_like = m_like.group(1).lower().split() if m_like else []
     if m:
         vid = re.search(r'^VERSION_ID="?([^"\n]+)', osr, re.M)
         facts.os_release = m.group(1) + (f" {vid.group(1)}" if vid and vid.group(1) not in m.group(1) else "")
@@ -395,11 +464,56 @@ def collect(root: str | Path = "/", probe: Probe | None = None, *, tensorflow: b
             facts.cuda_toolkit = json.loads(cuda_json).get("cuda", {}).get("version", "")
 
     facts.python = probe.python_version()
-    for dist in (*TF_DISTS, "numpy", "keras", "tf-keras"):
+    for dist in (*TF_DISTS, "numpy", "keras", "tf-keras", *CUDA_LIB_DISTS):
         facts.packages[dist] = probe.package_version(dist)
+        installer = probe.package_installer(dist) if facts.packages[dist] else None
+        if installer:
+            facts.installers[dist] = installer
+    if facts.platform == "nvidia":
+        ld = probe.run("ldconfig", ["ldconfig", "-p"])
+        facts.system_cudnn = ld.ok and "libcudnn.so" in ld.stdout
     if tensorflow:
         facts.tensorflow = parse_tf_result(probe.python("tensorflow", tf_timeout_s))
     return facts
+
+
+def _kernel_module_facts(facts: Facts, root: Path, probe: Probe) -> None:
+    """What tells "module not built" from "module built but refused": the module on disk, Secure Boot, lockdown,
+    the MOK key and what the kernel said."""
+    facts.kernel_release = (_read(root, "/proc/sys/kernel/osrelease") or "").strip()
+    if facts.kernel_release:
+        mods = root / "lib/modules" / facts.kernel_release
+        if mods.is_dir():
+            found = sorted(str(p.relative_to(root)) for p in mods.rglob("amdgpu.ko*"))
+            dkms = [p for p in found if "/updates/" in p or "/extra/" in p]
+            facts.amdgpu_on_disk = "/" + (dkms or found)[0] if found else ""
+    raw = None
+    with contextlib.suppress(OSError):
+        raw = (root / SECURE_BOOT_VAR.lstrip("/")).read_bytes()
+    if raw is not None and len(raw) >= 5:
+        facts.secure_boot, facts.secure_boot_source = raw[4] == 1, SECURE_BOOT_VAR
+    sb = probe.run("mokutil-sb", ["mokutil", "--sb-state"])
+    if facts.secure_boot is None and sb.ok:
+        text = sb.stdout.lower()
+        if "secureboot enabled" in text or "secureboot disabled" in text:
+            facts.secure_boot, facts.secure_boot_source = "secureboot enabled" in text, "mokutil --sb-state"
+    lock = _read(root, "/sys/kernel/security/lockdown") or ""
+    m = re.search(r"\[(\w+)\]", lock)
+    facts.lockdown = m.group(1) if m else ""
+    facts.mok_key = next((k for k in MOK_KEYS if (root / k.lstrip("/")).is_file()), "")
+    if facts.mok_key:
+        test = probe.run("mokutil-test-key", ["mokutil", "--test-key", facts.mok_key])
+        out = (test.stdout + test.stderr).lower()
+        if "is already enrolled" in out:
+            facts.mok_enrolled = True
+        elif "is not enrolled" in out:
+            facts.mok_enrolled = False
+    dmesg = probe.run("dmesg", ["dmesg"])
+    if dmesg.ok:
+        facts.module_messages = [line.strip() for line in dmesg.stdout.splitlines() if MODULE_MSG.search(line)][-20:]
+    dkms = probe.run("dkms", ["dkms", "status"])
+    if dkms.ok:
+        facts.dkms_status = "\n".join(x for x in dkms.stdout.strip().splitlines() if "amdgpu" in x)[:500]
 
 
 def _amd_hint(facts: Facts, root: Path) -> bool:

@@ -152,6 +152,10 @@ class Probe(Protocol):
 
     def python_version(self) -> str: ...
 
+    def which(self, name: str) -> str | None: ...
+
+    def package_installer(self, dist: str) -> str | None: ...
+
 
 def _cap(text: str) -> str:
     return text if len(text) <= OUTPUT_CAP else text[-OUTPUT_CAP:]
@@ -218,6 +222,20 @@ class SystemProbe:
     def python_version(self) -> str:
         return ".".join(str(p) for p in sys.version_info[:3])
 
+    def which(self, name: str) -> str | None:
+        return shutil.which(name)
+
+    def package_installer(self, dist: str) -> str | None:
+        """Who installed a distribution: its INSTALLER file (pip, uv, conda), per the packaging spec
+        (https://packaging.python.org/en/latest/specifications/recording-installed-packages/)."""
+        from importlib import metadata
+
+        try:
+            text = metadata.distribution(dist).read_text("INSTALLER")
+        except metadata.PackageNotFoundError:
+            return None
+        return (text or "").strip().lower() or None
+
 
 def _run(argv: list[str], timeout_s: float) -> CommandResult:
     env = dict(os.environ)
@@ -242,7 +260,10 @@ class FakeProbe:
     {"env": {...}, "user": "alice", "groups": ["render"], "nodes": {"/dev/kfd": {"r": true, "w": false,
      "group": "render"}}, "commands": {"rocminfo": {"rc": 0, "stdout": "..."}},
      "python": {"tensorflow": {"rc": 0, "stdout": "..."}, "amdsmi": {...}, "nvml": {...}},
-     "packages": {"numpy": "1.26.4"}, "python_version": "3.10.12"}
+     "packages": {"numpy": "1.26.4"}, "python_version": "3.10.12",
+     "tools": {"podman": "/usr/bin/podman"}, "installers": {"tensorflow": "conda"}}
+
+    A package's installer defaults to pip; a tool not listed is not on PATH.
 
     A command or python check not listed is missing (as on a host without it).
     """
@@ -287,3 +308,12 @@ class FakeProbe:
 
     def python_version(self) -> str:
         return str(self.data.get("python_version", "3.11.7"))
+
+    def which(self, name: str) -> str | None:
+        tools = self.data.get("tools", {})
+        return tools.get(name)
+
+    def package_installer(self, dist: str) -> str | None:
+        if not self.package_version(dist):
+            return None
+        return self.data.get("installers", {}).get(dist, "pip")

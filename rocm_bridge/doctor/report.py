@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rocm_bridge.doctor import fixes
 from rocm_bridge.doctor.rules import Check, Report
 from rocm_bridge.i18n import t
 
@@ -14,6 +15,22 @@ def check_title(c: Check, lang: str) -> str:
 
 def check_message(c: Check, lang: str) -> str:
     return t(c.message_key, lang, **c.params)
+
+
+def fix_steps(c: Check, report: Report, lang: str) -> list[tuple[str, list[str]]]:
+    """The fix as (what this step does, its commands): one step per action, rendered from the same actions the
+    apply-the-fix test runs; then the check's other commands (diagnostics, alternatives) under the plain label."""
+    steps = [(t(fixes.note_key(kind, report.facts), lang), cmds)
+             for kind, _, cmds in fixes.render(c.actions, report.facts)]
+    done = {cmd for _, cmds in steps for cmd in cmds}
+    rest = [cmd for cmd in c.fix if cmd not in done]
+    if rest:
+        steps.append((t("doctor.fix", lang) + ":", rest))
+    return steps
+
+
+def person_text(c: Check, lang: str) -> str:
+    return f"{t('doctor.fix_person', lang)}: {t('doctor.person.' + c.person, lang)}" if c.person else ""
 
 
 def verdict_text(report: Report, lang: str) -> str:
@@ -66,9 +83,14 @@ def to_markdown(report: Report, lang: str = "en") -> str:
                    f"{check_message(c, lang)}")
         for line in c.evidence:
             out.append("  - `" + line.replace("`", "'").replace("\n", " ⏎ ")[:300] + "`")
-        if c.status == "fail" and c.fix:
+        if c.status == "fail" and (c.fix or c.person):
             out.append("  - " + t("doctor.fix", lang) + ":")
-            out += ["    ```", *("    " + cmd for cmd in c.fix), "    ```"]
+            for note, cmds in fix_steps(c, report, lang):
+                out += [f"    {note}", "    ```", *("    " + cmd for cmd in cmds), "    ```"]
+            if c.person:
+                out.append(f"    **{person_text(c, lang)}**")
+            elif c.actions:
+                out.append(f"    _{t('doctor.fix_then_check', lang)}_")
     out += ["", f"## {t('doctor.report.versions', lang)}", "", "| | |", "|---|---|"]
     out += [f"| {_cell(k)} | {_cell(v)} |" for k, v in versions(report)]
     out += ["", f"## {t('doctor.formula.title', lang)}", ""]
@@ -101,7 +123,11 @@ def to_text(report: Report, lang: str = "en") -> str:
     for c in report.checks:
         lines.append(f"[{c.status.upper():7}] {check_title(c, lang)}: {check_message(c, lang)}")
         if c.status == "fail":
-            lines += [f"          $ {cmd}" for cmd in c.fix]
+            for note, cmds in fix_steps(c, report, lang):
+                lines.append(f"          {note}")
+                lines += [f"          $ {cmd}" for cmd in cmds]
+            if c.person:
+                lines.append(f"          {person_text(c, lang)}")
     fr = report.formula
     lines.append("")
     if fr.value is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rocm_bridge import compat
-from rocm_bridge.doctor import visibility
+from rocm_bridge.doctor import fixes, visibility
 from rocm_bridge.doctor.amd import amd_checks, override_suggestion, rocm_repo
 from rocm_bridge.doctor.checks import (
     AMD_INSTALL_DOC,
@@ -24,6 +24,8 @@ from rocm_bridge.doctor.checks import (
     _check,
     _v,
     _visibility_check,
+    cuda_install_actions,
+    installed_tf_dists,
     isa_families,
     isa_family,
     python_checks,
@@ -85,10 +87,12 @@ def nvidia_checks(f: Facts) -> list[Check]:
         ev.append(f"/usr/local/cuda/version.json: {f.cuda_toolkit}")
     if not f.nvidia_driver:
         checks.append(_check("nv_driver", "fail", "nv_driver_missing", evidence=ev,
-                             fix=["sudo ubuntu-drivers install  # or NVIDIA's driver packages", "nvidia-smi"]))
+                             actions=[fixes.act("nv_driver", minimum="525.60.13")]))
+    elif not f.nvidia_gpus and "gpus" in f.stale:
+        checks.append(_check("nv_driver", "skipped", "stale_reprobe"))
     elif not f.nvidia_gpus:
         checks.append(_check("nv_driver", "fail", "nv_no_gpu", params={"driver": f.nvidia_driver}, evidence=ev,
-                             fix=["nvidia-smi", "dmesg | grep -i nvrm"]))
+                             fix=["nvidia-smi", "dmesg | grep -i nvrm"], person="nv_no_gpu"))
     else:
         checks.append(_check("nv_driver", "ok", "nv_ok", params={"driver": f.nvidia_driver, "count": len(f.nvidia_gpus)},
                              evidence=ev))
@@ -97,14 +101,17 @@ def nvidia_checks(f: Facts) -> list[Check]:
                   or _check("nv_env_vars", "ok", "env_ok", evidence=vis.evidence()))
     # the wrong vendor's build is the verdict, before the import crash it causes
     dist = f.tf_dist
+    target = _cuda_target(f, dist)
+    present = installed_tf_dists(f)
+    w_ev = [f"pip: {d}=={f.packages[d]} ({f.installers.get(d, 'pip')})" for d in present]
     if dist and dist[0] == "tensorflow-rocm":
-        checks.append(_check("nv_wheel", "fail", "wrong_vendor_wheel", params={"dist": dist[0], "version": dist[1]},
-                             evidence=[f"pip: {dist[0]}=={dist[1]}", "tensorflow-rocm is AMD's ROCm build"],
-                             fix=[f"pip uninstall -y {dist[0]}", "pip install 'tensorflow[and-cuda]'"]))
-    elif dist and dist[0] == "tensorflow-cpu":
-        checks.append(_check("nv_wheel", "fail", "cpu_wheel", params={"dist": dist[0]},
-                             evidence=[f"pip: {dist[0]}=={dist[1]}"],
-                             fix=[f"pip uninstall -y {dist[0]}", "pip install 'tensorflow[and-cuda]'"]))
+        checks.append(_check("nv_wheel", "fail", "wrong_vendor_wheel", params={"dist": dist[0], "version": dist[1],
+                             "dists": ", ".join(present)},
+                             evidence=[*w_ev, "tensorflow-rocm is AMD's ROCm build"],
+                             actions=cuda_install_actions(f, target)))
+    elif dist and dist[0] == "tensorflow-cpu" or len(present) > 1:
+        checks.append(_check("nv_wheel", "fail", "cpu_wheel", params={"dist": dist[0], "dists": ", ".join(present)},
+                             evidence=w_ev, actions=cuda_install_actions(f, target)))
     elif dist:
         checks.append(_check("nv_wheel", "ok", "nv_wheel_ok", params={"dist": dist[0], "version": dist[1]},
                              evidence=[f"pip: {dist[0]}=={dist[1]}"]))
@@ -129,12 +136,47 @@ def nvidia_checks(f: Facts) -> list[Check]:
             if f.nvidia_driver and req.driver_min and _v(f.nvidia_driver) < _v(req.driver_min):
                 checks.append(_check("nv_cuda", "fail", "nv_driver_old",
                                      params={"driver": f.nvidia_driver, "minimum": req.driver_min, "cuda": req.cuda},
-                                     evidence=ev + r_ev, fix=["sudo apt install nvidia-driver-<newer>", "nvidia-smi"]))
+                                     evidence=ev + r_ev, actions=[fixes.act("nv_driver", minimum=req.driver_min)]))
             else:
                 checks.append(_check("nv_cuda", "ok", "nv_cuda_ok", params={"cuda": req.cuda or "?", "tf": tf_version},
                                      evidence=r_ev))
-    checks += python_checks(f, "cuda")
+    checks.append(_cuda_libs_check(f, dist))
+    checks += python_checks(f, "cuda", cuda_install_actions(f, target))
     return checks
+
+
+def _cuda_target(f: Facts, dist) -> str:
+    """The TensorFlow version to (re)install on NVIDIA: the installed one where it has a CUDA build, else the newest."""
+    if dist:
+        core = compat.tensorflow_core(dist[1])
+        if any(r.tensorflow == core for r in compat.cuda_rows()):
+            return core
+    return compat.choices("tensorflow_cuda")[0]
+
+
+def _cuda_libs_check(f: Facts, dist) -> Check:
+    """`pip install tensorflow` on Linux ships no CUDA libraries; `tensorflow[and-cuda]` pulls cuDNN, cuBLAS and the
+    runtime from PyPI (TensorFlow's pip.md, from 2.14). Without them, and without a system cuDNN, TensorFlow lists
+    no GPU ("Cannot dlopen some GPU libraries") even though the import works."""
+    if not dist or dist[0] != "tensorflow" or compat.raw_parts(compat.tensorflow_core(dist[1]))[:2] < (2, 14):
+        return _check("nv_cuda_libs", "skipped", "skipped_no_tf")
+    libs = [d for d in fixes.CUDA_LIB_DISTS if f.packages.get(d)]
+    ev = [f"pip: {d}" for d in libs] or ["pip: no nvidia-cudnn-cu* / nvidia-cuda-runtime-cu* package"]
+    ev.append(f"ldconfig -p: {'libcudnn found' if f.system_cudnn else 'no libcudnn'}")
+    if f.tensorflow.status == "ok":
+        ev.append(f"TensorFlow lists {len(f.tensorflow.gpus)} GPU(s)")
+    if libs or f.system_cudnn or f.tensorflow.gpus:
+        return _check("nv_cuda_libs", "ok", "nv_cuda_libs_ok", evidence=ev)
+    return _check("nv_cuda_libs", "fail", "nv_no_cuda_libs", params={"version": dist[1]}, evidence=ev,
+                  actions=[fixes.act("pip_install", spec=f"tensorflow[and-cuda]=={compat.tensorflow_core(dist[1])}",
+                                     dist="tensorflow", version=dist[1], owner="tensorflow",
+                                     cuda_suffix=_cuda_suffix_of(dist[1]))])
+
+
+def _cuda_suffix_of(version: str) -> str:
+    from rocm_bridge.doctor.checks import _cuda_suffix
+
+    return _cuda_suffix(compat.tensorflow_core(version))
 
 
 def no_gpu_checks(f: Facts) -> list[Check]:
@@ -157,7 +199,8 @@ def no_gpu_checks(f: Facts) -> list[Check]:
                "sudo apt install rocm  # after adding AMD's repository, see " + AMD_INSTALL_DOC,
                "export HSA_ENABLE_DXG_DETECTION=1",
                "# NVIDIA: the Windows NVIDIA driver provides CUDA in WSL; then pip install 'tensorflow[and-cuda]'"]
-    checks = [_check("no_gpu", "fail", outcome, params={"tf": tf_version}, evidence=ev, fix=fix)]
+    checks = [_check("no_gpu", "fail", outcome, params={"tf": tf_version}, evidence=ev, fix=fix,
+                     person="wsl_no_stack" if outcome == "wsl_no_stack" else "no_gpu")]
     checks += python_checks(f, "cpu")
     for c in checks:  # on a CPU-only host the GPU-side results are context, not extra failures
         if c.id in ("tf_build",) and c.status == "fail":
@@ -178,7 +221,11 @@ def run_checks(f: Facts) -> list[Check]:
         checks = nvidia_checks(f)
     else:
         checks = no_gpu_checks(f)
-    return reconcile(checks)
+    checks = reconcile(checks)
+    for c in checks:  # the fix text comes from the same actions the apply-the-fix test runs
+        if c.actions:
+            c.fix = fixes.commands(c.actions, f) + [x for x in c.fix if x not in fixes.commands(c.actions, f)]
+    return checks
 
 
 # failures that say the GPU cannot be reached at all: contradicted as soon as TensorFlow lists a GPU

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rocm_bridge.doctor import logs
-from rocm_bridge.doctor.report import check_message, check_title, to_markdown, verdict_text
+from rocm_bridge.doctor.report import check_message, check_title, fix_steps, person_text, to_markdown, verdict_text
 from rocm_bridge.doctor.rules import Report
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.text import md_escape
@@ -50,9 +50,15 @@ def checklist(report: Report) -> None:
             if c.evidence:
                 st.markdown(f"**{tr('doctor.evidence')}**")
                 st.code("\n".join(c.evidence), language=None)
-            if c.fix and c.status in ("fail", "warn"):
+            if (c.fix or c.person) and c.status in ("fail", "warn"):
                 st.markdown(f"**{tr('doctor.fix')}**")
-                st.code("\n".join(c.fix), language="bash")
+                for note, cmds in fix_steps(c, report, lang()):
+                    st.caption(md_escape(note))
+                    st.code("\n".join(cmds), language="bash")
+                if c.person:
+                    st.warning(md_escape(person_text(c, lang())), icon=":material/person:")
+                elif c.actions and c.status == "fail":
+                    st.caption(tr("doctor.fix_then_check"))
             if c.source:
                 source_note(c.source)  # source_note escapes itself
     if report.facts.tensorflow.status == "not_run":

@@ -112,3 +112,22 @@ def test_wsl_gpu_without_a_stack_is_not_called_no_gpu(app_test):
     captions = [c.value for c in at.caption]
     assert i18n.t("doctor.platform.wsl_unknown", "en") in captions
     assert i18n.t("doctor.platform.none", "en") not in captions
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_fix_steps_and_a_person_are_shown_in_the_users_world(app_test, lang):
+    """Secure Boot: the page shows the MOK steps (each with what it does), never "install amdgpu-dkms"; a check that
+    needs a person says so in a warning, in both languages."""
+    at = app_test(PAGE, doc_sys="secure_boot_dkms_unsigned", lang=lang)
+    assert not at.exception
+    bash = "\n".join(c.value for c in at.code if c.language == "bash")
+    assert "sudo mokutil --import /var/lib/dkms/mok.pub" in bash
+    assert "apt install" not in bash and "amdgpu-dkms" not in bash
+    captions = [c.value.replace("\\", "") for c in at.caption]  # shown through md_escape
+    assert i18n.t("doctor.action.mok_enroll", lang) in captions
+    assert i18n.t("doctor.fix_then_check", lang) in captions
+    person = i18n.t("doctor.fix_person", lang)
+    assert any(person in w.value.replace("\\", "") for w in at.warning), [w.value for w in at.warning]
+    at = app_test(PAGE, doc_sys="podman_rootless_nogroup", lang=lang)
+    bash = "\n".join(c.value for c in at.code if c.language == "bash")
+    assert "--group-add keep-groups" in bash and "docker run" not in bash
