@@ -100,7 +100,7 @@ def inspect_zip(data: bytes, name: str) -> ArchiveInfo:
     """Check an archive's directory without extracting anything; raise on anything unsafe."""
     check_size(data, name)
     try:
-        zf = archive.open_zip(data)
+        zf = archive.open_zip(data, MAX_ENTRIES)
         members = archive.check_members(zf, LIMITS)
     except archive.ArchiveProblem as problem:
         raise _error(problem, name) from None
@@ -112,7 +112,7 @@ def read_member(data: bytes, name: str, member_name: str, limit: int = MAX_EXTRA
     """One entry's bytes, read in memory (nothing is written to disk), stopping as soon as it exceeds its
     declared size or the limit: the sizes in a zip header can lie."""
     try:
-        with archive.open_zip(data) as zf:
+        with archive.open_zip(data, MAX_ENTRIES) as zf:
             return archive.read_member(zf, zf.getinfo(member_name), limit)
     except archive.ArchiveProblem as problem:
         raise _error(problem, name) from None
@@ -178,7 +178,7 @@ def check_keras_config(config: object) -> None:
 
 def _keras_config(data: bytes, name: str) -> dict:
     try:
-        with archive.open_zip(data) as zf:
+        with archive.open_zip(data, MAX_ENTRIES) as zf:
             member = zf.getinfo("config.json")
             if member.file_size > KERAS_CONFIG_MAX_BYTES:
                 raise FileTooLarge(
