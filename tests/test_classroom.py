@@ -114,7 +114,7 @@ def test_join_code_guessing_slows_down_but_the_right_code_joins(store, waits):
 
 def test_resume_code_guessing_is_limited_per_tab_and_never_refuses_the_owner(store, waits):
     me, code = store.join("ana")
-    for i in range(ratelimit.SESSION_FAILURES - 1):
+    for _ in range(ratelimit.SESSION_FAILURES - 1):
         assert classes.resume(store, codes.new_resume_code(), "guesser", "g-tab") is None
     with pytest.raises(ratelimit.TooManyAttempts):
         classes.resume(store, codes.new_resume_code(), "guesser", "g-tab")
