@@ -59,10 +59,11 @@ def template_names(text: str | None = None) -> set[str]:
     return set(re.findall(r"\$\{(" + ENV_PREFIX + r"[A-Z0-9_]+)\}", text))
 
 
-def site_values(listen: str, upstreams: list[str]) -> dict[str, str]:
+def site_values(listen: str, upstreams: list[str], access_log: str = "/var/log/nginx/access.log") -> dict[str, str]:
     return {
         "ROCM_BRIDGE_LISTEN": listen,
         "ROCM_BRIDGE_UPSTREAM_SERVERS": " ".join(f"server {u};" for u in upstreams),
+        "ROCM_BRIDGE_ACCESS_LOG": access_log,
     }
 
 
@@ -88,7 +89,7 @@ class Nginx:
             nobody = pwd.getpwnam("nobody")
             os.chown(d / "tmp", nobody.pw_uid, nobody.pw_gid)
             user = f"user nobody {_group_of(nobody.pw_gid)};"
-        site = envsubst(TEMPLATE.read_text(), site_values(f"127.0.0.1:{self.port}", self.upstreams))
+        site = envsubst(TEMPLATE.read_text(), site_values(f"127.0.0.1:{self.port}", self.upstreams, f"{d}/access.log"))
         (d / "conf.d" / "rocm-bridge.conf").write_text(site)
         conf = d / "nginx.conf"
         conf.write_text(MAIN_CONF.format(dir=d, user=user))

@@ -22,6 +22,7 @@ import streamlit as st
 from sqlalchemy.exc import IntegrityError
 
 from rocm_bridge.classroom import classes as classes_mod
+from rocm_bridge.classroom import codes
 from rocm_bridge.classroom.ratelimit import TooManyAttempts
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.quiz import store
@@ -33,6 +34,7 @@ CLASS = "qz_class"  # classes.ClassInfo of the learner's class
 NEW_CODE = "qz_new_code"  # the resume code just issued (shown once, until dismissed)
 OUTBOX = "qz_outbox"  # writes not yet confirmed by the database
 TRIED = "qz_identified"
+SWITCH = "qz_switch_to"  # a ?me= code that would replace this device's own learner: asked first, never silent
 COOKIE = "rb_me"
 COOKIE_DAYS = 180
 
@@ -51,15 +53,27 @@ def get_store() -> store.Store | None:
 
 
 def client_address() -> str:
-    """Who is asking, for the rate limits: the proxy's X-Real-IP when ROCM_BRIDGE_TRUST_PROXY=1 (nginx in
-    deploy/ sets it), else the socket's peer address."""
+    """Who is asking, for the rate limits: the socket's peer address, or the proxy's X-Real-IP when that peer is
+    a trusted proxy (ROCM_BRIDGE_TRUST_PROXY, classroom.ratelimit.trusted_proxy): a visitor who reaches the app
+    directly cannot pick their own bucket by sending the header."""
     import os
 
-    if os.environ.get("ROCM_BRIDGE_TRUST_PROXY") == "1":
-        real = st.context.headers.get("X-Real-Ip") or st.context.headers.get("X-Forwarded-For", "").split(",")[0]
+    from rocm_bridge.classroom.ratelimit import trusted_proxy
+
+    peer = st.context.ip_address or "local"
+    if trusted_proxy(peer, os.environ.get("ROCM_BRIDGE_TRUST_PROXY", "")):
+        real = st.context.headers.get("X-Real-Ip") or st.context.headers.get("X-Forwarded-For", "").split(",")[-1]
         if real.strip():
             return real.strip()[:64]
-    return (st.context.ip_address or "local")[:64]
+    return peer[:64]
+
+
+def client_session() -> str:
+    """This browser tab's Streamlit session id: the rate limits count a guesser's own tab first."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx else ""
 
 
 def current() -> store.Learner | None:
@@ -80,13 +94,20 @@ def identify() -> store.Learner | None:
     if not st.session_state.get(TRIED):
         code = st.query_params.get("me")
         from_link = code is not None
+        own = st.context.cookies.get(COOKIE)
+        if from_link and own and _clean(own) != _clean(code):
+            # a link would silently replace this device's learner (whose later answers would then go to the
+            # link's history): keep the device's own identity and ask
+            st.session_state[SWITCH] = str(code)[:40]
+            code, from_link = own, False
+            st.query_params.pop("me", None)
         if code is None:
-            code = st.context.cookies.get(COOKIE)
+            code = own
         db = get_store() if code else None
         if db is not None:
             st.session_state[TRIED] = True
             try:
-                found = classes_mod.resume(db, str(code), client_address())
+                found = classes_mod.resume(db, str(code), client_address(), client_session())
             except TooManyAttempts as err:
                 show_error(err)
                 found = None
@@ -106,9 +127,53 @@ def identify() -> store.Learner | None:
             st.session_state[TRIED] = True
         if from_link:
             st.query_params.pop("me", None)
+    if st.session_state.get(SWITCH):
+        _ask_switch()
     emit_cookies()
     flush()
     return current()
+
+
+def _clean(code: object) -> str:
+    return codes.clean_code(code, codes.RESUME_LEN) or str(code)
+
+
+def _confirm_switch() -> None:
+    me = current()
+    st.markdown(tr("classroom.me.switch_ask", nick=md_escape(me.nickname) if me else "?"))
+    keep, switch = st.columns(2)
+    if keep.button(tr("classroom.me.switch_keep"), type="primary", use_container_width=True):
+        st.session_state.pop(SWITCH, None)
+        st.rerun()
+    if switch.button(tr("classroom.me.switch_yes"), use_container_width=True):
+        db = get_store()
+        code = st.session_state.pop(SWITCH, "")
+        found = None
+        if db is not None:
+            try:
+                found = classes_mod.resume(db, code, client_address(), client_session())
+            except TooManyAttempts as err:
+                show_error(err)
+        if found is not None:
+            _set(db, found)
+            write_cookie(code)
+        else:
+            st.toast(tr("classroom.me.unknown"), icon=":material/link_off:")
+        st.rerun()
+
+
+def _ask_switch() -> None:
+    """A ?me= link opened on a device that already has a learner: ask before switching."""
+    if current() is None:  # the device's own code is gone: the link simply applies
+        code = st.session_state.pop(SWITCH)
+        db = get_store()
+        if db is not None:
+            found = classes_mod.resume(db, code, client_address(), client_session())
+            if found is not None:
+                _set(db, found)
+                write_cookie(code)
+        return
+    st.dialog(tr("classroom.me.switch_title"), dismissible=False)(_confirm_switch)()
 
 
 COOKIE_PENDING = "qz_cookie"  # {name: value} to write on the next complete run (a rerun would drop the script)
@@ -153,7 +218,7 @@ def join(nickname: str, join_code: str = "") -> bool:
         if db is None:
             return False
         if join_code.strip():
-            info, found, code = classes_mod.join_class(db, join_code, nick, client_address())
+            info, found, code = classes_mod.join_class(db, join_code, nick, client_address(), client_session())
         else:
             found, code = db.join(nick)
             info = None
@@ -176,7 +241,7 @@ def resume_with(code: str) -> bool:
     if db is None:
         return False
     try:
-        found = classes_mod.resume(db, code, client_address())
+        found = classes_mod.resume(db, code, client_address(), client_session())
     except RocmBridgeError as err:
         show_error(err)
         return False
