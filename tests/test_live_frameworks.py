@@ -48,3 +48,20 @@ def test_jax_matmul_keeps_the_requested_dtype():
     for dtype, name in (("bf16", "bfloat16"), ("fp16", "float16"), ("fp32", "float32")):
         out = backend.make_matmul(16, dtype)()
         assert str(out.dtype) == name  # a float64 scale factor once promoted bf16 inputs to fp32: half the speed
+
+
+def test_torch_compile_beside_tensorflow_does_not_abort_the_process():
+    """TensorFlow and Triton each carry LLVM; both in one process abort it. The coverage lab loads TensorFlow in
+    the server and torch.compile imports Triton: the torch backend hides Triton first (a child process, since the
+    failure is an abort of the whole interpreter)."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("torch", reason="torch is not installed here (requirements-dev.txt brings its CPU build)")
+    pytest.importorskip("tensorflow", reason="tensorflow is not installed here (requirements-dev.txt brings it)")
+    code = ("import tensorflow as tf; tf.constant(1.0)\n"
+            "from rocm_bridge.live import get_backend\n"
+            "plain, fused, how = get_backend('torch').make_fusion(256)\n"
+            "fused(); print('ok', how)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "ok torch.compile" in proc.stdout, proc.stderr[-2000:]

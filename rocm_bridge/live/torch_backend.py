@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 from contextlib import contextmanager
 
 import numpy as np
@@ -21,6 +22,18 @@ from rocm_bridge.live.base import (
 
 _PRECISION = {"fp32": "highest", "tf32": "high"}
 
+
+
+def hide_triton_beside_tensorflow() -> bool:
+    """TensorFlow and Triton each carry their own LLVM; once both are loaded in one process, LLVM aborts it
+    ("Option 'bitcode-mdindex-threshold' registered more than once"), and torch.compile imports Triton. Where
+    TensorFlow is already loaded (the coverage lab runs in the same server), `import triton` is made to fail
+    first: TorchInductor then takes its C++ path on the CPU, and on a GPU the fusion benchmark reports an error
+    instead of the server dying. Returns whether Triton was hidden."""
+    if "tensorflow" in sys.modules and "triton" not in sys.modules:
+        sys.modules["triton"] = None  # type: ignore[assignment]  # `import triton` now raises ImportError
+        return True
+    return False
 
 def torch_dtype(dtype: str):
     import torch
@@ -181,6 +194,7 @@ class TorchBackend(Backend):
     def make_fusion(self, numel: int):
         t = self.torch
         x = t.rand(numel, device=self.dev) + 0.1
+        hide_triton_beside_tensorflow()
         compiled = t.compile(lambda v: fusion_chain(v, t))
         return (lambda: fusion_chain(x, t)), (lambda: compiled(x)), "torch.compile (TorchInductor)"
 
