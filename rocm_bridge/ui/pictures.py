@@ -19,6 +19,27 @@ def step_key(picture: str) -> str:
     return f"{picture}_step"
 
 
+def variant_key(spec: pictures.Picture) -> str:
+    return f"{spec.id}_{spec.variant_param}"
+
+
+def _variant(spec: pictures.Picture) -> str:
+    """The variant control (a segmented control kept in the link), or "" for a picture without variants."""
+    if not spec.variants:
+        return ""
+    key = variant_key(spec)
+    url_state(key, spec.variants[0], str, spec.variants)
+    st.segmented_control(tr(spec.variant_label_key), spec.variants, key=key, on_change=_pick_variant,
+                         args=(key, spec.variants[0]))
+    return st.session_state[key]
+
+
+def _pick_variant(key: str, default: str) -> None:
+    if st.session_state.get(key) is None:  # a segmented control can be clicked off: one variant stays chosen
+        st.session_state[key] = default
+    push_url(key)
+
+
 def _move(key: str, by: int, steps: int) -> None:
     st.session_state[key] = (st.session_state[key] - 1 + by) % steps + 1
     push_url(key)
@@ -35,7 +56,7 @@ def _controls(spec: pictures.Picture, key: str) -> None:
     if spec.steps < 2:
         return
     playing = st.session_state.get(key + "_play", False)
-    prev_c, play_c, next_c, slide_c = st.columns([1, 1, 1, 6], vertical_alignment="center")
+    prev_c, play_c, next_c, slide_c = st.columns([2, 2, 2, 5], vertical_alignment="center")
     prev_c.button(tr("pictures.prev"), key=key + "_prev", on_click=_move, args=(key, -1, spec.steps),
                   icon=":material/skip_previous:", use_container_width=True)
     play_c.button(tr("pictures.pause" if playing else "pictures.play"), key=key + "_pp", on_click=_toggle_play,
@@ -47,10 +68,10 @@ def _controls(spec: pictures.Picture, key: str) -> None:
                    format=tr("pictures.step_format", n="%d", total=spec.steps), label_visibility="collapsed")
 
 
-def _frame(spec: pictures.Picture, key: str) -> None:
-    frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme())
+def _frame(spec: pictures.Picture, key: str, variant: str = "") -> None:
+    frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme(), variant)
     if frame.svg is not None:
-        st.html(frame.svg)
+        st.markdown(frame.svg, unsafe_allow_html=True)  # st.html sanitizes with the HTML profile only: SVG is dropped
         st.caption(frame.caption)
         source_note(*spec.sources)
     else:
@@ -66,6 +87,7 @@ def render(picture: str, key_prefix: str = "", **_: object) -> None:
     url_state(key, 1, int, range(1, spec.steps + 1))
     playing = spec.steps > 1 and st.session_state.get(key + "_play", False)
     st.markdown(f"#### {tr(spec.title_key)}")
+    variant = _variant(spec)
 
     @st.fragment(run_every=PLAY_EVERY_S if playing else None)
     def body() -> None:
@@ -79,6 +101,8 @@ def render(picture: str, key_prefix: str = "", **_: object) -> None:
             st.session_state[key] += 1
             push_url(key)
         _controls(spec, key)
-        _frame(spec, key)
+        _frame(spec, key, variant)
+        if spec.detail:
+            pictures._resolve(spec.detail)(st.session_state[key] - 1, variant)
 
     body()

@@ -268,3 +268,33 @@ def render_api_counts() -> None:
 
 
 __all__ = ["api_count_figure", "render_api_counts", "render_explorer", "render_terminology"]
+
+
+# --- the hero picture's detail: a layer group opened below the picture ----------------------------------------
+
+HERO_GROUP_KEY = "hero_group"
+
+
+def hero_detail(step: int, op: str) -> None:
+    """Below the hero (rocm_bridge.stack.hero): pick a layer group to open its layers, CUDA | HIP | ROCm. With none
+    picked, the group the op has reached is open. The pick is kept in the link (?hero_group=...)."""
+    from rocm_bridge.stack import hero
+
+    ids = [gid for gid, _ in hero.groups()]
+    url_state(HERO_GROUP_KEY, None, str, ids)
+    st.pills(tr("pictures.hero.open_group"), ids, format_func=lambda g: tr(f"pictures.hero.group_{g}"),
+             key=HERO_GROUP_KEY, on_change=push_url, args=(HERO_GROUP_KEY,))
+    gid = st.session_state.get(HERO_GROUP_KEY) or hero.step_group(step, op)
+    if not gid:
+        return
+    layers = dict(hero.groups())[gid]
+    rows = [
+        {
+            tr("stack.detail.layer"): tr(f"stack.layer.{la.slug}"),
+            **{tr(f"stack.side.{side}"): display_name(stack.component(cid)) if (cid := la.component_id(side)) else "—"
+               for side in stack.SIDES},
+        }
+        for la in layers
+    ]
+    st.markdown(f"**{tr('pictures.hero.group_layers', group=tr(f'pictures.hero.group_{gid}'), n=len(layers))}**")
+    st.table([{k: md_escape(v) for k, v in r.items()} for r in rows])
