@@ -19,6 +19,12 @@ def step_key(picture: str) -> str:
     return f"{picture}_step"
 
 
+def box_key(picture: str) -> str:
+    """The key of the container holding the frame: the page gets the CSS class `st-key-<key>` (the back-row
+    browser test finds the picture by it)."""
+    return f"rbpic-{picture}"
+
+
 def variant_key(spec: pictures.Picture) -> str:
     return f"{spec.id}_{spec.variant_param}"
 
@@ -71,11 +77,14 @@ def _controls(spec: pictures.Picture, key: str) -> None:
 def _frame(spec: pictures.Picture, key: str, variant: str = "") -> None:
     frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme(), variant)
     if frame.svg is not None:
-        st.markdown(frame.svg, unsafe_allow_html=True)  # st.html sanitizes with the HTML profile only: SVG is dropped
+        with st.container(key=box_key(spec.id)):
+            # st.html sanitizes with DOMPurify's HTML profile, which drops SVG; the document is built escaped
+            st.markdown(frame.svg, unsafe_allow_html=True)
         st.caption(frame.caption)
         source_note(*spec.sources)
     else:
-        show_chart(frame.figure, list(spec.sources), key=f"{key}_chart")
+        with st.container(key=box_key(spec.id)):
+            show_chart(frame.figure, list(spec.sources), key=f"{key}_chart")
         st.caption(frame.caption)
 
 
