@@ -62,6 +62,9 @@ PICTURES: dict[str, Picture] = _index((
              "data/tf_kernel_registry/ (TensorFlow 2.14 CUDA and ROCm kernel registries)"),
             print_step=-1, variants=("tf.matmul", "tf.nn.conv2d"), variant_param="op",
             variant_label_key="pictures.hero.op", detail="rocm_bridge.ui.stack_widgets:hero_detail"),
+    Picture("envcheck", "rocm_bridge.course.envcheck_picture:build", 7, "ch8", "pictures.envcheck.title",
+            ("content/en/ch8.md: tensorflow-cpu 2.21 on this project's development machine, no GPU, 2026-11",
+             "https://www.tensorflow.org/api_docs/python/tf/config/set_soft_device_placement")),
 ))
 
 
