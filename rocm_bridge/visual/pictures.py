@@ -65,6 +65,10 @@ PICTURES: dict[str, Picture] = _index((
     Picture("envcheck", "rocm_bridge.course.envcheck_picture:build", 7, "ch8", "pictures.envcheck.title",
             ("content/en/ch8.md: tensorflow-cpu 2.21 on this project's development machine, no GPU, 2026-11",
              "https://www.tensorflow.org/api_docs/python/tf/config/set_soft_device_placement")),
+    Picture("mi300x", "rocm_bridge.hardware.partitions:build", 6, "ch10", "pictures.mi300x.title",
+            ("data/gpu_specs.csv (Instinct MI300X)",
+             "https://rocm.docs.amd.com/projects/amdsmi/en/latest/conceptual/partition.html",
+             "https://rocm.blogs.amd.com/software-tools-optimization/compute-memory-modes/README.html")),
 ))
 
 
