@@ -69,6 +69,10 @@ PICTURES: dict[str, Picture] = _index((
             ("data/gpu_specs.csv (Instinct MI300X)",
              "https://rocm.docs.amd.com/projects/amdsmi/en/latest/conceptual/partition.html",
              "https://rocm.blogs.amd.com/software-tools-optimization/compute-memory-modes/README.html")),
+    Picture("pytorch", "rocm_bridge.course.pytorch_picture:build", 10, "ch11", "pictures.pytorch.title",
+            ("https://docs.pytorch.org/docs/stable/notes/hip.html",
+             "https://github.com/triton-lang/triton (third_party/nvidia and third_party/amd backends)",
+             "https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference-optimization/optimizing-triton-kernel.html")),
 ))
 
 
