@@ -65,7 +65,7 @@ def _t(lang: str, key: str, **params: object) -> str:
 W = svg.WIDTH
 PKG_X, PKG_Y, PKG_W = 16, 52, 968
 AID_W, AID_GAP = 230, 8
-XCD_H, HBM_H = 118, 58
+XCD_H, HBM_H = 118, 66
 
 
 def build(step: int, lang: str, theme: str = "light") -> Frame:
@@ -74,7 +74,7 @@ def build(step: int, lang: str, theme: str = "light") -> Frame:
     gpus = GPUS.get(mode, 0)
     per_gpu = c.xcds // gpus if gpus else 0
     domains = DOMAINS.get(nps, 0)
-    doc = svg.Svg(W, 444, theme)
+    doc = svg.Svg(W, 452, theme)
     pal = doc.pal
     if step == 0:
         head = _t(lang, "head0", xcds=c.xcds, cus=c.cus, mem=c.memory_gb)
@@ -112,8 +112,8 @@ def build(step: int, lang: str, theme: str = "light") -> Frame:
         for k in range(STACKS_PER_AID):
             x = ax + 8 + k * (xcd_w + 8)
             doc.rect(x, my, xcd_w, HBM_H, fill=style.blend(pal.line, pal.background, 0.35), rx=6)
-            doc.text(x + xcd_w / 2, my + 25, "HBM3", size=18, anchor="middle", fill=pal.ink)
-            doc.text(x + xcd_w / 2, my + 48, f"{stack_gb} GB", size=18, anchor="middle", fill=pal.ink)
+            doc.text(x + xcd_w / 2, my + 26, "HBM3", size=18, anchor="middle", fill=pal.ink)
+            doc.text(x + xcd_w / 2, my + 55, f"{stack_gb} GB", size=18, anchor="middle", fill=pal.ink)
     # GPU outlines around the XCDs each logical GPU owns
     if gpus:
         for g in range(gpus):
