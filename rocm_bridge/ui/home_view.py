@@ -14,7 +14,12 @@ from rocm_bridge.ui import pictures as picture_ui
 from rocm_bridge.visual.pictures import PICTURES
 
 HERO = "hero"
-CHAPTER_COLUMNS = 4
+CHAPTER_COLUMNS = 3
+# chapter titles wrap inside their cards instead of ending in "…" (st.page_link keeps a label on one line)
+_CARD_CSS = """<style>
+.st-key-rb-chapters [data-testid="stPageLink"] a, .st-key-rb-chapters [data-testid="stPageLink"] a * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; height: auto; }
+</style>"""
 
 
 def _sections(blocks) -> tuple[str, str, list[tuple[str, str, list[str]]]]:
@@ -44,11 +49,12 @@ def _chapter_cards() -> None:
     pictures_of = {}
     for spec in PICTURES.values():
         pictures_of.setdefault(spec.page, []).append(spec)
+    st.html(_CARD_CSS)
+    box = st.container(key="rb-chapters")
     for row in range(0, len(CHAPTERS), CHAPTER_COLUMNS):
-        cols = st.columns(CHAPTER_COLUMNS)
+        cols = box.columns(CHAPTER_COLUMNS)
         for col, key in zip(cols, CHAPTERS[row : row + CHAPTER_COLUMNS], strict=False):
             with col, st.container(border=True):
-                st.caption(tr("home.chapter_n", n=CHAPTERS.index(key) + 1))
                 page_link(key)
                 for spec in pictures_of.get(key, [])[:1]:
                     st.caption(f":material/animation: {tr(spec.title_key)}")
