@@ -8,7 +8,7 @@ last step), measured in the DOM as the browser draws it.
 - no two labels' boxes overlap;
 - at 1440x900 no text box sticks out of the picture's box (nothing cut off).
 
-One server, one browser page, reused. With ROCM_BRIDGE_PICTURE_SHOTS=1 the test also saves each picture at its
+One server, one browser page, one page load per picture and language (the controls step it). With ROCM_BRIDGE_PICTURE_SHOTS=1 the test also saves each picture at its
 print step, light theme, at 1280x720 in presenter mode as docs/pictures/<id>-<lang>.png, and writes the smallest
 font measured per picture to docs/pictures/README.md (the integrator's table).
 """
@@ -58,25 +58,28 @@ _MEASURE = """
 """
 
 
-def _cases() -> list[tuple[str, str, int, str]]:
-    """(picture, language, 1-based step, variant): first and last step of the first variant, the last step of
-    the others."""
-    out = []
-    for pid, spec in pictures.PICTURES.items():
-        variants = spec.variants or ("",)
-        steps = sorted({1, spec.steps})
-        for lang in i18n.LANGS:
-            out += [(pid, lang, n, variants[0]) for n in steps]
-            out += [(pid, lang, spec.steps, v) for v in variants[1:]]
-    return out
+def _cases() -> list[tuple[str, str]]:
+    return [(pid, lang) for pid in pictures.PICTURES for lang in i18n.LANGS]
 
 
-def _url(base: str, pid: str, lang: str, step: int, variant: str) -> str:
+def _url(base: str, pid: str, lang: str) -> str:
     spec = pictures.PICTURES[pid]
-    query = f"present=1&lang={lang}&{step_key(pid)}={step}"
-    if variant:
-        query += f"&{variant_key(spec)}={variant}"
-    return f"{base}/{page(spec.page).route}?{query}"
+    return f"{base}/{page(spec.page).route}?present=1&lang={lang}&{step_key(pid)}=1"
+
+
+def _frame_html(pg, pid: str) -> str:
+    return pg.evaluate("(sel) => { const r = document.querySelector(sel); return r ? r.innerHTML : ''; }",
+                       f".st-key-{box_key(pid)}")
+
+
+def _click_and_wait(pg, pid: str, button) -> None:
+    """Click a control of the picture and wait until its frame has been redrawn and the script is idle."""
+    before = _frame_html(pg, pid)
+    button.click()
+    pg.wait_for_function("([sel, before]) => { const r = document.querySelector(sel); "
+                         "return r && r.innerHTML !== before; }", arg=[f".st-key-{box_key(pid)}", before],
+                         timeout=30_000)
+    wait_for_app(pg, 30_000)
 
 
 def _measure(pg, pid: str) -> dict:
@@ -120,30 +123,54 @@ def pg(app_server, browser):
         _write_table()
 
 
-@pytest.mark.parametrize(("pid", "lang", "step", "variant"), _cases())
-def test_picture_reads_from_the_back_row(app_server, pg, pid, lang, step, variant):
-    pg.set_viewport_size(PRESENTER)
-    pg.goto(_url(app_server, pid, lang, step, variant))
-    wait_for_app(pg, 60_000)
-    assert pg.locator(EXCEPTION).count() == 0, pg.locator(EXCEPTION).first.inner_text()
+def _check(pg, pid: str, lang: str, where: str) -> None:
+    """Measure the picture as drawn now: at 1280x720, then at 1440x900 (and back)."""
     got = _measure(pg, pid)
-    assert got and got["texts"], f"{pid}: no text found in the picture"
+    assert got and got["texts"], f"{pid} {where}: no text found in the picture"
     small = [(t["text"], round(t["px"], 1)) for t in got["texts"] if t["px"] < MIN_FONT_PX - 0.01]
-    assert not small, f"{pid} {lang} step {step}: text below {MIN_FONT_PX} px at 1280x720: {small[:8]}"
+    assert not small, f"{pid} {lang} {where}: text below {MIN_FONT_PX} px at 1280x720: {small[:8]}"
     overlaps = _overlaps(got["texts"])
-    assert not overlaps, f"{pid} {lang} step {step}: overlapping labels: {overlaps[:8]}"
+    assert not overlaps, f"{pid} {lang} {where}: overlapping labels: {overlaps[:8]}"
     key = (pid, lang)
     _SMALLEST[key] = min(_SMALLEST.get(key, 1e9), min(t["px"] for t in got["texts"]))
-    spec = pictures.PICTURES[pid]
-    if SHOTS and step == spec.print_step % spec.steps + 1 and variant == (spec.variants or ("",))[0]:
-        DOCS.mkdir(parents=True, exist_ok=True)
-        pg.add_style_tag(content='[data-testid="stHeader"] { display: none !important; }')  # it covers the top
-        pg.locator(f".st-key-{box_key(pid)}").first.screenshot(path=str(DOCS / f"{pid}-{lang}.png"))
     pg.set_viewport_size(WIDE)
     pg.wait_for_timeout(300)  # let the page (and Plotly's responsive layout) settle at the new size
     wide = _measure(pg, pid)
     cut = _outside(wide["texts"], wide["boxes"])
-    assert not cut, f"{pid} {lang} step {step}: text cut off at 1440x900: {cut[:8]}"
+    pg.set_viewport_size(PRESENTER)
+    pg.wait_for_timeout(200)
+    assert not cut, f"{pid} {lang} {where}: text cut off at 1440x900: {cut[:8]}"
+
+
+def _shoot(pg, pid: str, lang: str) -> None:
+    DOCS.mkdir(parents=True, exist_ok=True)
+    pg.add_style_tag(content='[data-testid="stHeader"] { display: none !important; }')  # it covers the top
+    pg.locator(f".st-key-{box_key(pid)}").first.screenshot(path=str(DOCS / f"{pid}-{lang}.png"))
+
+
+@pytest.mark.parametrize(("pid", "lang"), _cases())
+def test_picture_reads_from_the_back_row(app_server, pg, pid, lang):
+    """First step from the link, the last by Back (the controls wrap around), every other variant by its control:
+    one page load per picture and language."""
+    spec = pictures.PICTURES[pid]
+    pg.set_viewport_size(PRESENTER)
+    pg.goto(_url(app_server, pid, lang))
+    wait_for_app(pg, 60_000)
+    assert pg.locator(EXCEPTION).count() == 0, pg.locator(EXCEPTION).first.inner_text()
+    _check(pg, pid, lang, "step 1")
+    shot_step = spec.print_step % spec.steps + 1
+    if SHOTS and shot_step == 1:
+        _shoot(pg, pid, lang)
+    if spec.steps > 1:
+        _click_and_wait(pg, pid, pg.locator(f".st-key-{step_key(pid)}_prev button"))
+        _check(pg, pid, lang, f"step {spec.steps}")
+        if SHOTS and shot_step == spec.steps:
+            _shoot(pg, pid, lang)
+    for variant in spec.variants[1:]:
+        control = pg.locator(f".st-key-{variant_key(spec)} button", has_text=variant).first
+        _click_and_wait(pg, pid, control)
+        _check(pg, pid, lang, f"step {spec.steps}, {variant}")
+    assert pg.locator(EXCEPTION).count() == 0
 
 
 def _write_table() -> None:
