@@ -69,3 +69,20 @@ def test_pytorch_marks_the_shared_layers_and_the_backends_differ():
     assert "4 of 8 layers" in " ".join(_texts(pt.build(pt.STEPS - 1, "en").svg))
     zh = " ".join(_texts(pt.build(6, "zh").svg))
     assert "hipify" in zh and "hipified" not in zh  # the notes are translated
+
+
+def test_picture_command_lists_and_writes_a_frame(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+
+    from rocm_bridge.cli import EXIT_ERROR, main
+
+    assert main(["picture"]) == 0
+    listing = capsys.readouterr().out
+    assert all(pid in listing for pid in pictures.PICTURES)
+    out = tmp_path / "hero.svg"
+    assert main(["picture", "hero", "--step", "4", "--variant", "tf.nn.conv2d", "--lang", "zh", "-o", str(out)]) == 0
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    assert "miopenConvolutionForward" in "".join(root.itertext())
+    assert "MIOpen" in capsys.readouterr().err  # the step's sentence
+    assert main(["picture", "hero", "--step", "9"]) == EXIT_ERROR
+    assert "1 to 8" in capsys.readouterr().err
