@@ -180,7 +180,7 @@ def build_figure(
             text="",
         )
     title = _tr(lang, "stack.chart_title_trace", op=trace_op) if trace_op != NO_TRACE else _tr(lang, "stack.chart_title")
-    house_layout(fig, title=title)
+    house_layout(fig, title=title, x_title=_tr(lang, "stack.axis_side"), y_title=_tr(lang, "stack.axis_layer"))
     fig.update_layout(
         height=ROW_PX * len(layers) + 100,
         barmode="overlay",
