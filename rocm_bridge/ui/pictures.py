@@ -29,14 +29,14 @@ def variant_key(spec: pictures.Picture) -> str:
     return f"{spec.id}_{spec.variant_param}"
 
 
-def _variant(spec: pictures.Picture) -> str:
+def _variant(spec: pictures.Picture, where: object = st) -> str:
     """The variant control (a segmented control kept in the link), or "" for a picture without variants."""
     if not spec.variants:
         return ""
     key = variant_key(spec)
     url_state(key, spec.variants[0], str, spec.variants)
-    st.segmented_control(tr(spec.variant_label_key), spec.variants, key=key, on_change=_pick_variant,
-                         args=(key, spec.variants[0]))
+    where.segmented_control(tr(spec.variant_label_key), spec.variants, key=key, on_change=_pick_variant,
+                            args=(key, spec.variants[0]), label_visibility="collapsed")
     return st.session_state[key]
 
 
@@ -58,11 +58,16 @@ def _toggle_play(key: str, steps: int) -> None:
         st.session_state[key] = 1
 
 
-def _controls(spec: pictures.Picture, key: str) -> None:
+def _controls(spec: pictures.Picture, key: str) -> str:
+    """The variant control and the step controls on one row (a picture's first screen is the picture); returns
+    the variant."""
     if spec.steps < 2:
-        return
+        return _variant(spec)
     playing = st.session_state.get(key + "_play", False)
-    prev_c, play_c, next_c, slide_c = st.columns([2, 2, 2, 5], vertical_alignment="center")
+    widths = [3.3, 1.8, 1.8, 1.8, 2.3] if spec.variants else [2, 2, 2, 5]
+    cols = st.columns(widths, vertical_alignment="center")
+    variant = _variant(spec, cols[0]) if spec.variants else ""
+    prev_c, play_c, next_c, slide_c = cols[-4:]
     prev_c.button(tr("pictures.prev"), key=key + "_prev", on_click=_move, args=(key, -1, spec.steps),
                   icon=":material/skip_previous:", use_container_width=True)
     play_c.button(tr("pictures.pause" if playing else "pictures.play"), key=key + "_pp", on_click=_toggle_play,
@@ -72,6 +77,7 @@ def _controls(spec: pictures.Picture, key: str) -> None:
                   icon=":material/skip_next:", use_container_width=True)
     slide_c.slider(tr("pictures.step"), 1, spec.steps, key=key, on_change=push_url, args=(key,),
                    format=tr("pictures.step_format", n="%d", total=spec.steps), label_visibility="collapsed")
+    return variant
 
 
 def _frame(spec: pictures.Picture, key: str, variant: str = "") -> None:
@@ -96,7 +102,6 @@ def render(picture: str, key_prefix: str = "", **_: object) -> None:
     url_state(key, 1, int, range(1, spec.steps + 1))
     playing = spec.steps > 1 and st.session_state.get(key + "_play", False)
     st.markdown(f"#### {tr(spec.title_key)}")
-    variant = _variant(spec)
 
     @st.fragment(run_every=PLAY_EVERY_S if playing else None)
     def body() -> None:
@@ -109,7 +114,7 @@ def render(picture: str, key_prefix: str = "", **_: object) -> None:
                 st.rerun(scope="app")
             st.session_state[key] += 1
             push_url(key)
-        _controls(spec, key)
+        variant = _controls(spec, key)
         _frame(spec, key, variant)
         if spec.detail:
             pictures._resolve(spec.detail)(st.session_state[key] - 1, variant)
