@@ -239,7 +239,7 @@ def build(step: int, lang: str, theme: str = "light", op: str = "tf.matmul") -> 
         for g in reached:
             doc.circle(x, centres[g][0] + 19, 8 if g == at else 6, fill=HIGHLIGHT, stroke=pal.ink)
     # the op map, under the picture
-    legend = _t(lang, "map", **names)
+    legend = _t(lang, "map0" if step == 0 else "map", **names)
     legend, lsize = svg.fitted(legend, svg.LABEL_PX, W - 16)
     doc.text(8, height - 14, legend, size=lsize, fill=pal.ink)
     caption = _t(lang, f"caption{step}", **names)
