@@ -86,3 +86,11 @@ def test_picture_command_lists_and_writes_a_frame(tmp_path, capsys):
     assert "MIOpen" in capsys.readouterr().err  # the step's sentence
     assert main(["picture", "hero", "--step", "9"]) == EXIT_ERROR
     assert "1 to 8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("chapter", "pid"), [("ch1", "hero"), ("ch10", "mi300x")])
+def test_the_handout_prints_the_chapter_picture_as_svg(app_test, chapter, pid):
+    at = app_test("views/handout.py", lang="zh", ho_doc=chapter)
+    assert not at.exception
+    svgs = [m.value for m in at.markdown if m.value.startswith('<svg class="rb-picture"')]
+    assert svgs and svgs[0] == pictures.frame(pid, pictures.PICTURES[pid].steps - 1, "zh", "light").svg
