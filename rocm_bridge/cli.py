@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compile": ("rocm_bridge.compile.cli", "compile HIP for an AMD target: diagnostics, registers, LDS, occupancy, ISA"),
     "search": ("rocm_bridge.course.search_cli", "search the chapters, glossary, quiz and the CUDA -> HIP mapping table"),
     "classroom": ("rocm_bridge.classroom.cli", "classes: migrate the schema, create a class, export or delete its data"),
+    "picture": ("rocm_bridge.visual.cli", "list the explainer pictures, or write one step of one as SVG"),
 }
 
 EXIT_USAGE = 2

@@ -9,7 +9,7 @@ import pytest
 
 from rocm_bridge import i18n
 from rocm_bridge.course import content, handout, widgets
-from rocm_bridge.course.widgets import PrintChart, PrintTable
+from rocm_bridge.course.widgets import PrintChart, PrintPicture, PrintTable
 from rocm_bridge.pages import CHAPTERS
 from rocm_bridge.quiz.bank import bank
 from rocm_bridge.visual import figures
@@ -84,6 +84,10 @@ def test_every_chapter_widget_prints_a_titled_chart_or_a_table(name, lang):
         assert item.header and item.rows and all(len(r) == len(item.header) for r in item.rows)
         assert all(cell.strip() for row in item.rows for cell in row)
         return
+    if isinstance(item, PrintPicture):  # an explainer picture: its print step as an SVG, light, with its sentence
+        assert item.svg.startswith("<svg") and item.caption and item.sources
+        assert 'fill="#000000"' in item.svg  # the light theme's ink (the dark theme writes in white)
+        return
     assert isinstance(item, PrintChart) and item.sources
     layout = item.figure.layout
     assert layout.title.text and layout.xaxis.title.text and layout.yaxis.title.text
@@ -95,7 +99,8 @@ def test_every_chapter_widget_prints_a_titled_chart_or_a_table(name, lang):
 
 
 def test_the_chapter_widgets_that_have_a_chart_are_the_planned_ones():
-    kinds = {n: type(handout.widget_print(n, "en")).__name__ for n in _chapter_widgets()}
+    kinds = {n: type(handout.widget_print(n, "en")).__name__ for n in _chapter_widgets()
+             if not n.startswith("picture:")}  # explainer pictures print as PrintPicture (the test above)
     assert kinds == {**{f"formula:{f}": "PrintChart" for f in widgets.FORMULA_WIDGETS}, "stack": "PrintChart",
                      "glossary": "PrintTable", "occupancy": "PrintTable", "occupancy_targets": "PrintTable"}
 

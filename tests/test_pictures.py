@@ -13,8 +13,8 @@ from rocm_bridge.course import widgets
 from rocm_bridge.visual import pictures, svg
 from rocm_bridge.visual.style import THEMES
 
-CASES = [(pid, step, lang, theme) for pid, spec in pictures.PICTURES.items() for step in range(spec.steps)
-         for lang in i18n.LANGS for theme in THEMES]
+CASES = [(pid, step, lang, theme, variant) for pid, spec in pictures.PICTURES.items() for step in range(spec.steps)
+         for lang in i18n.LANGS for theme in THEMES for variant in spec.variants or ("",)]
 
 
 def _texts(doc: str):
@@ -45,11 +45,11 @@ def test_every_picture_is_a_widget():
         assert f"picture:{pid}" in widgets.WIDGETS
 
 
-@pytest.mark.parametrize(("pid", "step", "lang", "theme"), CASES)
-def test_frame_is_readable(pid, step, lang, theme):
+@pytest.mark.parametrize(("pid", "step", "lang", "theme", "variant"), CASES)
+def test_frame_is_readable(pid, step, lang, theme, variant):
     spec = pictures.PICTURES[pid]
     i18n.t(spec.title_key, lang)  # the title exists in both languages (KeyError otherwise)
-    frame = pictures.frame(pid, step, lang, theme)
+    frame = pictures.frame(pid, step, lang, theme, variant)
     assert frame.caption.strip()
     if frame.svg is None:
         assert frame.figure.layout.title.text
@@ -58,7 +58,7 @@ def test_frame_is_readable(pid, step, lang, theme):
         size = float(el.attrib["font-size"])
         assert size >= svg.MIN_FONT_PX, (pid, step, el.text)
         x, y = float(el.attrib["x"]), float(el.attrib["y"])
-        width = svg.text_width(el.text or "", size)
+        width = svg.text_width(el.text or "", size, "monospace" in el.attrib.get("font-family", ""))
         left = {"start": x, "middle": x - width / 2, "end": x - width}[el.attrib.get("text-anchor", "start")]
         assert x0 - 1 <= left and left + width <= x0 + w + 1, (pid, step, lang, el.text)
         assert y0 <= y - size * 0.7 and y <= y0 + h, (pid, step, lang, el.text)

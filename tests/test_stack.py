@@ -220,3 +220,54 @@ def test_module_imports_no_heavy_frameworks():
     code = "import sys, rocm_bridge.stack, rocm_bridge.hardware; print(sorted(m for m in ('streamlit','pandas','tensorflow','torch','jax') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# --- the hero picture and the grouped diagram (rocm_bridge.stack.hero, rocm_bridge.stack.figure) ---------------
+
+
+def test_hero_groups_hold_every_layer_once_and_a_dozen_at_most():
+    from rocm_bridge.stack import hero
+
+    slugs = [la.slug for _, layers in hero.groups() for la in layers]
+    assert sorted(slugs) == sorted(la.slug for la in stack.layers())
+    assert 10 <= len(hero.groups()) <= 12
+    assert all(len(layers) <= 12 for _, layers in hero.groups())
+
+
+@pytest.mark.parametrize(("op", "group", "cuda", "hip", "roc"), [
+    ("tf.matmul", "math", "cublasSgemm", "hipblasSgemm", "rocblas_sgemm"),
+    ("tf.nn.conv2d", "dl", "cudnnConvolutionForward", "hipdnnConvolutionForward", "miopenConvolutionForward"),
+])
+def test_hero_follows_the_op_down_and_draws_the_op_map_from_the_hipify_tables(op, group, cuda, hip, roc):
+    from rocm_bridge.stack import hero
+
+    assert hero.path_groups(op) == ("framework", "xla", group, "runtime", "driver", "hardware")
+    rows = {(r["cuda_name"], r["variant"]): r["hip_name"] for r in read_csv(stack.HIPIFY_CSV)}
+    assert rows[(cuda, "hip")] == hip and rows[(cuda, "roc")] == roc  # the names come from the table
+    library = hero.build(3, "en", "light", op).svg  # step 4 of 8: the library, its row open
+    for name in (cuda, hip, roc):
+        assert name in library, name  # in full (the legend), even where a block clips it
+    overview = hero.build(0, "en", "light", op).svg
+    assert f">{roc}<" not in overview  # the overview shows components, not the op's calls
+    n = len(stack.gpu_kernel_dtypes(stack.trace(op).raw_op, "rocm"))
+    assert f": {n} GPU dtypes<" in hero.build(2, "en", "light", op).svg  # kernel selection: the registry count
+
+
+def test_hero_changes_with_every_step():
+    from rocm_bridge.stack import hero
+
+    frames = [hero.build(s, "zh", "dark", "tf.matmul") for s in range(hero.STEPS)]
+    assert len({f.svg for f in frames}) == hero.STEPS
+    assert len({f.caption for f in frames}) == hero.STEPS
+
+
+def test_diagram_labels_wrap_to_two_short_lines():
+    from rocm_bridge.stack import figure
+
+    for comp in stack.components():
+        for lang in i18n.LANGS:
+            name = figure.display_name(comp, lang)
+            lines = figure.wrap(name).split("<br>")
+            assert "".join(lines) == name and len(lines) <= 2
+            if len(lines) == 2:
+                assert all(len(line.strip()) <= 2 * figure.WRAP_AT for line in lines), name

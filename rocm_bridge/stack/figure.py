@@ -1,7 +1,9 @@
 """The stack diagram (Plotly, imported inside the builder), headless: the stack explorer (rocm_bridge.ui.stack_widgets)
 draws it with the learner's selection, the handout (rocm_bridge.course.handout) at the explorer's defaults.
 
-Horizontal bars: one column per stack (CUDA, HIP portable, ROCm), one row per layer, bottom = hardware.
+Horizontal bars: one column per stack (CUDA, HIP portable, ROCm), one row per layer, bottom = hardware. Drawn for
+the back row: a dozen rows at most (the overview, or one layer group of rocm_bridge.stack.hero), every label at
+FONT_PX or more, long names on two lines, short enough for presenter mode's 80vh chart height at 1280x720.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ NO_TRACE = "none"
 COLUMN_X = {"cuda": 0.0, "hip": 1.0, "rocm": 2.0}
 BAR_WIDTH = 0.94
 HIGHLIGHT = "#FFB000"  # path outline: the colour the app uses for "dispatch" parts, visible on red and green
+FONT_PX = 18  # every label of the diagram (the back-row floor, rocm_bridge.visual.svg.MIN_FONT_PX)
+ROW_PX = 44  # one layer row
+WRAP_AT = 22  # characters per line of a block label; longer names break at a space onto a second line
+OVERVIEW = "overview"  # the explorer's default view: stack.COMPACT_LAYERS (the op's path and the everyday tools)
 
 
 def _tr(lang: str, key: str, /, **params: object) -> str:
@@ -36,11 +42,34 @@ def display_name(comp: stack.Component, lang: str) -> str:
     return i18n.t(key, lang) if i18n.has(key) else comp.name
 
 
-def visible_layers(compact: bool, show_all: bool, extra: tuple[str, ...] = ()) -> list[stack.Layer]:
-    if not compact or show_all:
+def visible_layers(view: str = OVERVIEW, extra: tuple[str, ...] = ()) -> list[stack.Layer]:
+    """The layers of a view: the overview (stack.COMPACT_LAYERS plus `extra`), a layer group of the hero picture
+    (rocm_bridge.stack.hero.groups: "math", "tools" ...), or "all" (38 rows: tests and the CLI only)."""
+    if view == "all":
         return list(stack.layers())
-    wanted = set(stack.COMPACT_LAYERS) | set(extra)
+    if view != OVERVIEW:
+        from rocm_bridge.stack import hero
+
+        wanted = {la.slug for la in dict(hero.groups())[view]}
+    else:
+        wanted = set(stack.COMPACT_LAYERS) | set(extra)
     return [layer for layer in stack.layers() if layer.slug in wanted]
+
+
+def wrap(text: str, width: int = WRAP_AT) -> str:
+    """A block label on at most two lines (Plotly's <br>), broken at the last space before `width` characters;
+    CJK characters count two."""
+    import unicodedata
+
+    def cols(t: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t)
+
+    # after a space (it stays, unseen, at the line's end) or before a bracket: removing the <br> gives the name back
+    breaks = [i + 1 if c == " " else i for i, c in enumerate(text) if i and c in " (（"]
+    if cols(text) <= width or not breaks:
+        return text
+    cut = max((i for i in breaks if cols(text[:i].rstrip()) <= width), default=breaks[0])
+    return f"{text[:cut]}<br>{text[cut:]}"
 
 
 @functools.lru_cache(maxsize=128)
@@ -99,13 +128,14 @@ def build_figure(
                     y=[index[c.layer] for c in group],
                     x=[BAR_WIDTH] * len(group),
                     base=[COLUMN_X[side]] * len(group),
-                    width=0.78,
-                    text=[display_name(c, lang) for c in group],
+                    width=0.86,
+                    text=[wrap(display_name(c, lang)) for c in group],
                     textposition="inside",
                     insidetextanchor="middle",
+                    constraintext="none",  # Plotly would shrink a long label to fit: wrap it instead
                     # black or white, whichever reads on the block as drawn (a dimmed block shows the page)
                     textfont={"color": style.text_on(style.blend(side_color(side, theme), pal.background,
-                                                                 marker["opacity"])), "size": 12},
+                                                                 marker["opacity"])), "size": FONT_PX},
                     customdata=[
                         [
                             c.id,
@@ -152,12 +182,15 @@ def build_figure(
     title = _tr(lang, "stack.chart_title_trace", op=trace_op) if trace_op != NO_TRACE else _tr(lang, "stack.chart_title")
     house_layout(fig, title=title, x_title=_tr(lang, "stack.axis_side"), y_title=_tr(lang, "stack.axis_layer"))
     fig.update_layout(
-        height=max(360, 30 * len(layers) + 150),
+        height=ROW_PX * len(layers) + 100,
         barmode="overlay",
         showlegend=False,
         clickmode="event+select",
         dragmode=False,
-        margin={"l": 10, "r": 10, "t": 90, "b": 50},
+        margin={"l": 10, "r": 10, "t": 90, "b": 10},
+        font={"size": FONT_PX},
+        title={"font": {"size": FONT_PX + 4}},
+        hoverlabel={"font": {"size": FONT_PX}},
     )
     fig.update_xaxes(
         range=[-0.03, 2.97],
@@ -167,6 +200,7 @@ def build_figure(
         showgrid=False,
         zeroline=False,
         fixedrange=True,
+        tickfont={"size": FONT_PX},
     )
     fig.update_yaxes(
         tickvals=list(range(len(layers))),
@@ -174,6 +208,8 @@ def build_figure(
         range=[-0.6, len(layers) - 0.4],
         showgrid=False,
         fixedrange=True,
+        tickfont={"size": FONT_PX},
+        automargin=True,
     )
     return fig
 
@@ -181,6 +217,6 @@ def build_figure(
 def print_chart(lang: str) -> PrintChart:
     """The explorer as a chapter first shows it: the compact layers, cuBLAS selected, no trace, no HIP-on-NVIDIA."""
     extra = (stack.component(DEFAULT_COMPONENT).layer,)
-    layers = tuple(layer.slug for layer in visible_layers(True, False, extra))
+    layers = tuple(layer.slug for layer in visible_layers(OVERVIEW, extra))
     fig = cached_figure(layers, DEFAULT_COMPONENT, NO_TRACE, False, lang)
     return PrintChart(fig, (stack.STACK_SOURCE,))

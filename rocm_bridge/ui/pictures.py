@@ -19,6 +19,33 @@ def step_key(picture: str) -> str:
     return f"{picture}_step"
 
 
+def box_key(picture: str) -> str:
+    """The key of the container holding the frame: the page gets the CSS class `st-key-<key>` (the back-row
+    browser test finds the picture by it)."""
+    return f"rbpic-{picture}"
+
+
+def variant_key(spec: pictures.Picture) -> str:
+    return f"{spec.id}_{spec.variant_param}"
+
+
+def _variant(spec: pictures.Picture, where: object = st) -> str:
+    """The variant control (a segmented control kept in the link), or "" for a picture without variants."""
+    if not spec.variants:
+        return ""
+    key = variant_key(spec)
+    url_state(key, spec.variants[0], str, spec.variants)
+    where.segmented_control(tr(spec.variant_label_key), spec.variants, key=key, on_change=_pick_variant,
+                            args=(key, spec.variants[0]), label_visibility="collapsed")
+    return st.session_state[key]
+
+
+def _pick_variant(key: str, default: str) -> None:
+    if st.session_state.get(key) is None:  # a segmented control can be clicked off: one variant stays chosen
+        st.session_state[key] = default
+    push_url(key)
+
+
 def _move(key: str, by: int, steps: int) -> None:
     st.session_state[key] = (st.session_state[key] - 1 + by) % steps + 1
     push_url(key)
@@ -31,11 +58,16 @@ def _toggle_play(key: str, steps: int) -> None:
         st.session_state[key] = 1
 
 
-def _controls(spec: pictures.Picture, key: str) -> None:
+def _controls(spec: pictures.Picture, key: str) -> str:
+    """The variant control and the step controls on one row (a picture's first screen is the picture); returns
+    the variant."""
     if spec.steps < 2:
-        return
+        return _variant(spec)
     playing = st.session_state.get(key + "_play", False)
-    prev_c, play_c, next_c, slide_c = st.columns([1, 1, 1, 6], vertical_alignment="center")
+    widths = [3.3, 1.8, 1.8, 1.8, 2.3] if spec.variants else [2, 2, 2, 5]
+    cols = st.columns(widths, vertical_alignment="center")
+    variant = _variant(spec, cols[0]) if spec.variants else ""
+    prev_c, play_c, next_c, slide_c = cols[-4:]
     prev_c.button(tr("pictures.prev"), key=key + "_prev", on_click=_move, args=(key, -1, spec.steps),
                   icon=":material/skip_previous:", use_container_width=True)
     play_c.button(tr("pictures.pause" if playing else "pictures.play"), key=key + "_pp", on_click=_toggle_play,
@@ -45,16 +77,20 @@ def _controls(spec: pictures.Picture, key: str) -> None:
                   icon=":material/skip_next:", use_container_width=True)
     slide_c.slider(tr("pictures.step"), 1, spec.steps, key=key, on_change=push_url, args=(key,),
                    format=tr("pictures.step_format", n="%d", total=spec.steps), label_visibility="collapsed")
+    return variant
 
 
-def _frame(spec: pictures.Picture, key: str) -> None:
-    frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme())
+def _frame(spec: pictures.Picture, key: str, variant: str = "") -> None:
+    frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme(), variant)
     if frame.svg is not None:
-        st.html(frame.svg)
+        with st.container(key=box_key(spec.id)):
+            # st.html sanitizes with DOMPurify's HTML profile, which drops SVG; the document is built escaped
+            st.markdown(frame.svg, unsafe_allow_html=True)
         st.caption(frame.caption)
         source_note(*spec.sources)
     else:
-        show_chart(frame.figure, list(spec.sources), key=f"{key}_chart")
+        with st.container(key=box_key(spec.id)):
+            show_chart(frame.figure, list(spec.sources), key=f"{key}_chart")
         st.caption(frame.caption)
 
 
@@ -78,7 +114,9 @@ def render(picture: str, key_prefix: str = "", **_: object) -> None:
                 st.rerun(scope="app")
             st.session_state[key] += 1
             push_url(key)
-        _controls(spec, key)
-        _frame(spec, key)
+        variant = _controls(spec, key)
+        _frame(spec, key, variant)
+        if spec.detail:
+            pictures._resolve(spec.detail)(st.session_state[key] - 1, variant)
 
     body()

@@ -14,7 +14,8 @@ import streamlit as st
 from rocm_bridge import stack
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.stack import figure as sf
-from rocm_bridge.stack.figure import DEFAULT_COMPONENT, NO_TRACE, cached_figure, side_color, visible_layers
+from rocm_bridge.stack import hero
+from rocm_bridge.stack.figure import DEFAULT_COMPONENT, NO_TRACE, OVERVIEW, cached_figure, side_color, visible_layers
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, show_chart
@@ -117,6 +118,12 @@ def render_detail(cid: str) -> None:
     st.markdown(f"**{tr('common.sources')}:**\n" + "\n".join(f"- {source_md(s)}" for s in comp.sources))
 
 
+def _keep_view(key: str) -> None:
+    if st.session_state.get(key) is None:  # pills can be clicked off: back to the overview
+        st.session_state[key] = OVERVIEW
+    push_url(key)
+
+
 def render_trace(trace_op: str) -> None:
     tr_ = stack.trace(trace_op)
     st.markdown(f"**{tr('stack.trace_steps', op=tr_.op, raw=tr_.raw_op)}**")
@@ -146,9 +153,11 @@ def render_trace(trace_op: str) -> None:
 def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
     """The explorer: diagram, component picker, trace and HIP-on-NVIDIA controls, detail panel."""
     comp_key, trace_key, hip_key = f"{key_prefix}_comp", f"{key_prefix}_trace", f"{key_prefix}_hipnv"
-    chart_key, last_key, all_key = f"{key_prefix}_chart", f"{key_prefix}_lastclick", f"{key_prefix}_all"
+    chart_key, last_key, view_key = f"{key_prefix}_chart", f"{key_prefix}_lastclick", f"{key_prefix}_view"
     ids = [c.id for c in stack.components()]
+    views = [OVERVIEW, *(gid for gid, _ in hero.groups())]
     url_state(comp_key, DEFAULT_COMPONENT, valid=ids)
+    url_state(view_key, OVERVIEW, valid=views)
     url_state(trace_key, NO_TRACE, valid=[NO_TRACE, *stack.TRACES])
     url_state(hip_key, False, cast=parse_flag)
     _take_click(chart_key, comp_key, last_key)
@@ -174,8 +183,11 @@ def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
         )
     with c3:
         st.toggle(tr("stack.hip_nvidia"), key=hip_key, help=tr("stack.hip_nvidia_help"))
-        show_all = st.toggle(tr("stack.show_all"), key=all_key) if compact else True
+    st.pills(tr("stack.view"), views, key=view_key, on_change=_keep_view, args=(view_key,),
+             format_func=lambda v: tr("stack.view_overview") if v == OVERVIEW else tr(f"pictures.hero.group_{v}"),
+             help=tr("stack.view_help"))
     selected, trace_op, hip_nv = st.session_state[comp_key], st.session_state[trace_key], st.session_state[hip_key]
+    view = st.session_state[view_key] or OVERVIEW
     push_url(comp_key)
     if trace_op != NO_TRACE:
         st.query_params[trace_key] = trace_op
@@ -188,7 +200,7 @@ def render_explorer(key_prefix: str = "st", compact: bool = False) -> None:
 
     try:
         extra = (stack.component(selected).layer,)
-        layers = tuple(layer.slug for layer in visible_layers(compact, show_all, extra))
+        layers = tuple(layer.slug for layer in visible_layers(view, extra))
         fig = cached_figure(layers, selected, trace_op, hip_nv, lang(), chart_theme())
     except InvalidInput as err:  # a stale session value; the URL value was validated by url_state
         show_error(err)
@@ -268,3 +280,31 @@ def render_api_counts() -> None:
 
 
 __all__ = ["api_count_figure", "render_api_counts", "render_explorer", "render_terminology"]
+
+
+# --- the hero picture's detail: a layer group opened below the picture ----------------------------------------
+
+HERO_GROUP_KEY = "hero_group"
+
+
+def hero_detail(step: int, op: str) -> None:
+    """Below the hero (rocm_bridge.stack.hero): pick a layer group to open its layers, CUDA | HIP | ROCm. With none
+    picked, the group the op has reached is open. The pick is kept in the link (?hero_group=...)."""
+    ids = [gid for gid, _ in hero.groups()]
+    url_state(HERO_GROUP_KEY, None, str, ids)
+    st.pills(tr("pictures.hero.open_group"), ids, format_func=lambda g: tr(f"pictures.hero.group_{g}"),
+             key=HERO_GROUP_KEY, on_change=push_url, args=(HERO_GROUP_KEY,))
+    gid = st.session_state.get(HERO_GROUP_KEY) or hero.step_group(step, op)
+    if not gid:
+        return
+    layers = dict(hero.groups())[gid]
+    rows = [
+        {
+            tr("stack.detail.layer"): tr(f"stack.layer.{la.slug}"),
+            **{tr(f"stack.side.{side}"): display_name(stack.component(cid)) if (cid := la.component_id(side)) else "—"
+               for side in stack.SIDES},
+        }
+        for la in layers
+    ]
+    st.markdown(f"**{tr('pictures.hero.group_layers', group=tr(f'pictures.hero.group_{gid}'), n=len(layers))}**")
+    st.table([{k: md_escape(v) for k, v in r.items()} for r in rows])

@@ -35,6 +35,15 @@ class Picture:
     title_key: str  # catalog key of its title (also the picture's accessible name)
     sources: tuple[str, ...] = ()  # source cells, shown under the picture (rocm_bridge.text.source_link)
     print_step: int = -1  # the step a handout prints (-1: the last)
+    # Optional: one control above the picture picks a variant (e.g. which op the hero traces), kept in the link as
+    # `?<id>_<variant_param>=<variant>`; the builder is then called build(step, lang, theme, variant). The first
+    # variant is the default and the one a handout prints.
+    variants: tuple[str, ...] = ()
+    variant_param: str = "v"
+    variant_label_key: str = ""  # catalog key of the control's label
+    # Optional: a UI renderer "module:function" drawn below the picture, called with (step, variant) (0-based step):
+    # the click-for-detail part of "overview first" (the hero opens a layer group's detail there).
+    detail: str = ""
 
 
 def _index(pictures: tuple[Picture, ...]) -> dict[str, Picture]:
@@ -48,6 +57,22 @@ def _index(pictures: tuple[Picture, ...]) -> dict[str, Picture]:
 
 # One row per picture (add yours here; the chapter shows it with `::: widget picture:<id>`).
 PICTURES: dict[str, Picture] = _index((
+    Picture("hero", "rocm_bridge.stack.hero:build", 8, "ch1", "pictures.hero.title",
+            ("data/stack_equivalents.csv", "data/hipify_mappings.csv (ROCm/HIPIFY docs/tables, commit 014177bc)",
+             "data/tf_kernel_registry/ (TensorFlow 2.14 CUDA and ROCm kernel registries)"),
+            print_step=-1, variants=("tf.matmul", "tf.nn.conv2d"), variant_param="op",
+            variant_label_key="pictures.hero.op", detail="rocm_bridge.ui.stack_widgets:hero_detail"),
+    Picture("envcheck", "rocm_bridge.course.envcheck_picture:build", 7, "ch8", "pictures.envcheck.title",
+            ("content/en/ch8.md: tensorflow-cpu 2.21 on this project's development machine, no GPU, 2026-11",
+             "https://www.tensorflow.org/api_docs/python/tf/config/set_soft_device_placement")),
+    Picture("mi300x", "rocm_bridge.hardware.partitions:build", 6, "ch10", "pictures.mi300x.title",
+            ("data/gpu_specs.csv (Instinct MI300X)",
+             "https://rocm.docs.amd.com/projects/amdsmi/en/latest/conceptual/partition.html",
+             "https://rocm.blogs.amd.com/software-tools-optimization/compute-memory-modes/README.html")),
+    Picture("pytorch", "rocm_bridge.course.pytorch_picture:build", 10, "ch11", "pictures.pytorch.title",
+            ("https://docs.pytorch.org/docs/stable/notes/hip.html",
+             "https://github.com/triton-lang/triton (third_party/nvidia and third_party/amd backends)",
+             "https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference-optimization/optimizing-triton-kernel.html")),
 ))
 
 
@@ -59,11 +84,15 @@ def _resolve(ref: str) -> Any:
 
 
 @lru_cache(maxsize=512)
-def frame(picture_id: str, step: int, lang: str, theme: str = "light") -> Frame:
-    """The frame of `picture_id` at `step` (clamped to the picture's steps), cached per language and theme."""
+def frame(picture_id: str, step: int, lang: str, theme: str = "light", variant: str = "") -> Frame:
+    """The frame of `picture_id` at `step` (clamped to the picture's steps), cached per language, theme and variant
+    (an unknown or empty variant is the first one; pictures without variants ignore it)."""
     spec = PICTURES[picture_id]
     step = min(max(step, 0), spec.steps - 1)
-    out = _resolve(spec.build)(step, lang, theme)
+    if spec.variants:
+        out = _resolve(spec.build)(step, lang, theme, variant if variant in spec.variants else spec.variants[0])
+    else:
+        out = _resolve(spec.build)(step, lang, theme)
     if (out.svg is None) == (out.figure is None):
         raise ValueError(f"picture {picture_id!r} step {step}: a frame is an SVG or a figure")
     return out

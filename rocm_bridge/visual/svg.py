@@ -20,20 +20,35 @@ TITLE_PX = 24
 BIG_PX = 30
 
 
-def text_width(text: str, size: float) -> float:
+def text_width(text: str, size: float, mono: bool = False) -> float:
     """A cautious width estimate of `text` at `size` px in the house font: CJK characters are square, Latin ones
-    about 0.58 em on average (digits and capitals included). Builders use it to keep labels inside their boxes."""
+    about 0.58 em on average (digits and capitals included), 0.62 em in the monospace font. Builders use it to keep
+    labels inside their boxes."""
     import unicodedata
 
-    return sum(size if unicodedata.east_asian_width(ch) in "WF" else size * 0.58 for ch in text)
+    latin = 0.62 if mono else 0.58
+    return sum(size if unicodedata.east_asian_width(ch) in "WF" else size * latin for ch in text)
 
 
-def fit(text: str, size: float, width: float, floor: float = MIN_FONT_PX) -> float:
+def fit(text: str, size: float, width: float, floor: float = MIN_FONT_PX, mono: bool = False) -> float:
     """The largest font size <= `size` (and >= `floor`) at which `text` fits in `width` px."""
-    need = text_width(text, size)
+    need = text_width(text, size, mono)
     if need <= width:
         return size
-    return max(floor, size * width / need)
+    return max(floor, int(size * width / need * 4) / 4)  # rounded down to a quarter pixel: never a hair over
+
+
+def clip(text: str, size: float, width: float, mono: bool = False) -> str:
+    """`text`, cut with an ellipsis until it fits `width` at `size` (for when fit() stopped at the floor)."""
+    while len(text) > 2 and text_width(text, size, mono) > width:
+        text = text[:-2] + "…"
+    return text
+
+
+def fitted(text: str, size: float, width: float, mono: bool = False) -> tuple[str, float]:
+    """(text, size) that fit `width`: the size shrunk toward MIN_FONT_PX first, then the text clipped."""
+    size = fit(text, size, width, mono=mono)
+    return clip(text, size, width, mono), size
 
 
 @dataclass

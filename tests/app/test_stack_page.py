@@ -8,6 +8,7 @@ import pytest
 
 from rocm_bridge import i18n, stack
 from rocm_bridge.data import data_path
+from rocm_bridge.stack import hero
 from rocm_bridge.text import md_escape
 from tests.app import plotly_spec as ps
 
@@ -32,7 +33,7 @@ def _blocks(fig: dict) -> dict[str, dict]:
         marker = trace["marker"]
         for i, cd in enumerate(trace["customdata"]):
             out[cd[0]] = {
-                "name": trace["text"][i],
+                "name": trace["text"][i].replace("<br>", ""),  # long names wrap onto two lines
                 "opacity": marker["opacity"],
                 "line": marker["line"]["width"],
                 "y": ps.decode(trace["y"])[i],
@@ -41,14 +42,25 @@ def _blocks(fig: dict) -> dict[str, dict]:
 
 
 def test_diagram_has_every_layer_side_by_side(app_test):
+    """The overview shows the op's path and everyday tools; the layer groups together show every row of the table,
+    each group a dozen rows at most (readable in presenter mode)."""
     at = app_test(PAGE)
     assert not at.exception
     fig = _diagram(at)
     assert ps.titles(fig) == i18n.t("stack.chart_title", "en")
+    assert len(fig["layout"]["yaxis"]["ticktext"]) == len(stack.COMPACT_LAYERS)
     rows = _layer_rows()
-    assert fig["layout"]["yaxis"]["ticktext"] == [i18n.t(f"stack.layer.{la.slug}", "en") for la in stack.layers()]
-    assert len(fig["layout"]["yaxis"]["ticktext"]) == len(rows)
-    blocks = _blocks(fig)
+    ticks, blocks = [], {}
+    for gid, _ in hero.groups():
+        at.pills(key="st_view").set_value(gid).run()
+        assert not at.exception
+        fig = _diagram(at)
+        assert 1 <= len(fig["layout"]["yaxis"]["ticktext"]) <= 12, gid
+        ticks += fig["layout"]["yaxis"]["ticktext"]
+        blocks.update(_blocks(fig))
+    assert sorted(ticks) == sorted(i18n.t(f"stack.layer.{la.slug}", "en") for la in stack.layers())
+    assert len(ticks) == len(rows)
+    assert at.query_params["st_view"] in (gid, [gid])
     for row in rows:
         s = stack.slug(row["layer"])
         if not row["cuda_component"].startswith("(no"):
@@ -58,7 +70,8 @@ def test_diagram_has_every_layer_side_by_side(app_test):
         assert f"rocm.{s}" in blocks
     assert blocks["cuda.math-blas"]["name"] == "cuBLAS" and blocks["rocm.math-blas"]["name"] == "rocBLAS"
     assert blocks["hip.math-blas"]["name"] == "hipBLAS"
-    assert blocks["cuda.hardware"]["y"] == 0  # bottom
+    at.pills(key="st_view").set_value("hardware").run()
+    assert _blocks(_diagram(at))["cuda.hardware"]["y"] == 0  # bottom
     captions = [c.value for c in at.caption]
     assert f"{i18n.t('common.source', 'en')}: {md_escape('data/stack_equivalents.csv')}" in captions
 
@@ -128,7 +141,7 @@ def test_trace_highlights_the_path_on_both_sides(app_test, op, cuda_lib, rocm_li
     for side in ("cuda", "rocm"):
         for cid in tr_.component_ids(side):
             assert blocks[cid]["opacity"] == 1.0, cid
-    assert blocks["cuda.math-fft"]["opacity"] < 1.0
+    assert blocks["cuda.communication"]["opacity"] < 1.0
     assert len(fig["layout"]["annotations"]) == 10  # 5 arrows down each stack
     steps = at.dataframe[0].value
     assert list(steps["CUDA (NVIDIA)"])[1] == cuda_lib and list(steps["ROCm (AMD)"])[1] == rocm_lib
