@@ -48,6 +48,17 @@ def _index(pictures: tuple[Picture, ...]) -> dict[str, Picture]:
 
 # One row per picture (add yours here; the chapter shows it with `::: widget picture:<id>`).
 PICTURES: dict[str, Picture] = _index((
+    # chapter 9 (rocm_bridge.wavefront.pictures)
+    Picture("wavefront", "rocm_bridge.wavefront.pictures:wavefront", 5, "ch9", "pictures_mech.wave.title",
+            ("HIP docs, Warp cross-lane functions (warpSize, __ballot 64-bit): "
+             "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html",)),
+    Picture("occupancy", "rocm_bridge.wavefront.pictures:occupancy_picture", 7, "ch9", "pictures_mech.occ.title",
+            ("data/amdgpu_targets.csv; rocm_bridge/compile/occupancy.py (LLVM GCNSubtarget::computeOccupancy)",),
+            print_step=3),
+    Picture("lds_banks", "rocm_bridge.wavefront.pictures:lds_banks", 4, "ch9", "pictures_mech.lds.title",
+            ("ROCm Compute Profiler docs, Local data share (32 banks x 4 B, 128 B/clock): "
+             "https://rocm.docs.amd.com/projects/rocprofiler-compute/en/latest/conceptual/local-data-share.html",),
+            print_step=2),
 ))
 
 
