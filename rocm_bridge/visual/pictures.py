@@ -48,6 +48,15 @@ def _index(pictures: tuple[Picture, ...]) -> dict[str, Picture]:
 
 # One row per picture (add yours here; the chapter shows it with `::: widget picture:<id>`).
 PICTURES: dict[str, Picture] = _index((
+    # chapters 2, 3, 4, 6 (rocm_bridge.formulas.pictures)
+    Picture("compatible", "rocm_bridge.formulas.pictures:compatible", 4, "ch2", "pictures_mech.compat.title",
+            ("data/tf_rocm_compat.csv (AMD ROCm compatibility matrix)",), print_step=1),
+    Picture("per_op_time", "rocm_bridge.formulas.pictures:per_op_time", 4, "ch3", "pictures_mech.op.title",
+            ("data/formula_lab_recorded.json (bench/formula_lab_op_times.py)",), print_step=2),
+    Picture("throughput", "rocm_bridge.formulas.pictures:throughput", 4, "ch4", "pictures_mech.tp.title",
+            ("data/gpu_specs.csv (Instinct MI250); ResNet-50 FLOPs: He et al. 2016, Table 1",)),
+    Picture("speedup", "rocm_bridge.formulas.pictures:speedup", 4, "ch6", "pictures_mech.sp.title",
+            ("Amdahl, AFIPS 1967: S = 1 / ((1 - p) + p / s)",)),
     # chapter 9 (rocm_bridge.wavefront.pictures)
     Picture("wavefront", "rocm_bridge.wavefront.pictures:wavefront", 5, "ch9", "pictures_mech.wave.title",
             ("HIP docs, Warp cross-lane functions (warpSize, __ballot 64-bit): "
