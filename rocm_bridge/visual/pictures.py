@@ -57,6 +57,10 @@ PICTURES: dict[str, Picture] = _index((
             ("data/gpu_specs.csv (Instinct MI250); ResNet-50 FLOPs: He et al. 2016, Table 1",)),
     Picture("speedup", "rocm_bridge.formulas.pictures:speedup", 4, "ch6", "pictures_mech.sp.title",
             ("Amdahl, AFIPS 1967: S = 1 / ((1 - p) + p / s)",)),
+    # chapter 5 and /coverage (rocm_bridge.coverage.picture)
+    Picture("coverage", "rocm_bridge.coverage.picture:coverage_picture", 4, "ch5", "pictures_mech.cov.title",
+            ("data/example_model_ops.json; data/tf_kernel_registry (tensorflow-2.14.0-cuda, "
+             "tensorflow-rocm-2.14.0.600)",), print_step=2),
     # chapter 9 (rocm_bridge.wavefront.pictures)
     Picture("wavefront", "rocm_bridge.wavefront.pictures:wavefront", 5, "ch9", "pictures_mech.wave.title",
             ("HIP docs, Warp cross-lane functions (warpSize, __ballot 64-bit): "
