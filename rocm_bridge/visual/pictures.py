@@ -61,6 +61,10 @@ PICTURES: dict[str, Picture] = _index((
     Picture("coverage", "rocm_bridge.coverage.picture:coverage_picture", 4, "ch5", "pictures_mech.cov.title",
             ("data/example_model_ops.json; data/tf_kernel_registry (tensorflow-2.14.0-cuda, "
              "tensorflow-rocm-2.14.0.600)",), print_step=2),
+    # chapter 7 and /hardware (rocm_bridge.hardware.picture)
+    Picture("roofline", "rocm_bridge.hardware.picture:roofline", 4, "ch7", "pictures_mech.roof.title",
+            ("data/gpu_specs.csv (Instinct MI250, A100 80GB SXM4); data/recorded (live lab, recorded)",),
+            print_step=2),
     # chapter 9 (rocm_bridge.wavefront.pictures)
     Picture("wavefront", "rocm_bridge.wavefront.pictures:wavefront", 5, "ch9", "pictures_mech.wave.title",
             ("HIP docs, Warp cross-lane functions (warpSize, __ballot 64-bit): "
