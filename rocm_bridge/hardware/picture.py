@@ -86,7 +86,7 @@ def roofline_frame(step: int, lang: str, theme: str = "light", measurement: Host
     gpus = [hw.gpu(g) for g in hw.DEFAULT_GPUS][: 1 if name == "mi250" else 2]
     items = []
     ridges = []
-    for k, g in enumerate(gpus):
+    for g in gpus:
         peak, bw = g.value(PRECISION), g.value("memory_bandwidth_tbs")
         colour = pal.vendor_color(g.vendor)
         p.path(_roof_path(peak, bw), stroke=colour, width=4)
