@@ -1,8 +1,7 @@
 """The chapter widgets that have no chart, as tables: shared by the widgets (rocm_bridge.ui) and the handout.
 
 - glossary: the glossary table itself (the widget is that table);
-- occupancy: a worked example at the calculator's default inputs (the handout adds the occupancy formula card);
-- occupancy_targets: the compile lab's occupancy model at its default inputs, one row per target it knows.
+- occupancy: a worked example at the explorer's default inputs (the handout adds the occupancy formula card).
 Cells are plain text: a caller that shows them as Markdown escapes them.
 """
 
@@ -12,7 +11,7 @@ from rocm_bridge import formulas, i18n
 from rocm_bridge.course import glossary as glossary_data
 from rocm_bridge.course.widgets import PrintTable
 
-# The chapter-9 calculator (rocm_bridge.ui.occupancy_widget) before a learner moves a slider
+# The chapter-9 occupancy explorer (rocm_bridge.ui.occupancy_widget) before a learner moves a slider
 OCCUPANCY_DEFAULTS = {"vgprs": 96, "agprs": 0, "lds": 0, "threads": 256}
 # The compile lab's occupancy widget (rocm_bridge.ui.compile_view.occupancy_widget); the wave size is the target's
 TARGET_DEFAULTS = {"target": "gfx90a", "block": 256, "vgprs": 32, "lds": 0, "agprs": 0, "sgprs": 16}
