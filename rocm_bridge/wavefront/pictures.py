@@ -188,15 +188,18 @@ class Slots:
 
 
 def slots(target: str, vgprs: int, lds_bytes: int = 0, block: int = OCC_BLOCK, agprs: int = 0) -> Slots:
-    """Waves per SIMD by the compile lab's model (rocm_bridge.compile.occupancy), LDS spread over the SIMDs as the
-    hardware does (later LLVM); `llvm15_waves` keeps clang 15's own figure (the compile lab's remark) beside it."""
+    """Waves per SIMD by the compile lab's model (rocm_bridge.compile.occupancy); when the kernel uses LDS, the
+    workgroups' waves are spread over the SIMDs as the hardware does (later LLVM), and `llvm15_waves` keeps
+    clang 15's own figure (the compile lab's remark) beside it."""
     from rocm_bridge.compile.occupancy import occupancy
     from rocm_bridge.compile.targets import target as get_target
 
     t = get_target(target)
     wave = t.default_wave
-    occ = occupancy(t, vgprs=vgprs, agprs=agprs, lds_bytes=lds_bytes, block_size=block, wave=wave, spread_lds=True)
     clang = occupancy(t, vgprs=vgprs, agprs=agprs, lds_bytes=lds_bytes, block_size=block, wave=wave)
+    # without LDS nothing is spread: the compile lab's figure as it is (its workgroup-slot cap stays per CU)
+    occ = occupancy(t, vgprs=vgprs, agprs=agprs, lds_bytes=lds_bytes, block_size=block, wave=wave,
+                    spread_lds=True) if lds_bytes else clang
     return Slots(t.name, t.simds_per_cu, t.max_waves_per_simd, occ.waves_per_simd, occ.by_limit["vgprs"],
                  occ.by_limit["lds"], occ.binding, occ.vgprs_allocated, t.vgprs[wave], t.vgpr_granule[wave], wave,
                  clang.waves_per_simd, t.lds_per_cu_bytes)
