@@ -16,7 +16,7 @@ from rocm_bridge.visual.pictures import Frame
 from rocm_bridge.wavefront.draw import filled, fitted, legend, tr
 
 
-def _n(x: float, digits: int = 3) -> str:
+def _n(x: float, digits: int = 4) -> str:
     return fl.fmt(x, digits)
 
 

@@ -140,6 +140,10 @@ def lds_banks(step: int, lang: str, theme: str = "light") -> Frame:
     half = wf.LDS_BANKS  # one pass: lanes 0-31
     degree = acc.degree[0]
     ok, bad = pal.status["ok"], pal.vendor["AMD"]
+    used = {acc.bank[lane] for lane in range(half)}
+    for b in range(wf.LDS_BANKS):  # an idle bank is an empty slot: its bandwidth is wasted this pass
+        if b not in used:
+            off_cell(p, x0 + b * BANK_W + 1, 134, BANK_W - 2, 34, t("idle_tip", bank=b))
     for lane in range(half):
         turn = acc.turn[lane]
         if turn >= SHOWN_TURNS:
@@ -256,7 +260,8 @@ def occupancy_caption(sl: Slots, vgprs: int, lds_bytes: int, lang: str) -> str:
         return t("cap_lds", kib=lds_bytes // 1024, groups=sl.lds_per_cu // lds_bytes, cu=sl.lds_per_cu // 1024,
                  n=sl.waves)
     if "vgprs" in sl.binding:
-        return t("cap_vgprs", vgprs=vgprs, allocated=sl.allocated, budget=sl.budget, n=sl.waves)
+        key = "cap_vgprs_exact" if sl.allocated == vgprs else "cap_vgprs"
+        return t(key, vgprs=vgprs, allocated=sl.allocated, budget=sl.budget, n=sl.waves)
     return t("cap_slots", vgprs=vgprs, n=sl.waves)
 
 
