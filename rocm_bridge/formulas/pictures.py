@@ -40,18 +40,18 @@ def compatible(step: int, lang: str, theme: str = "light") -> Frame:
     t = tr(lang, "compat")
     check = compat_state(step)
     by_name = {i.name: i for i in check.result.indicators}
-    p = s.Svg(s.WIDTH, 430, theme)
+    p = s.Svg(s.WIDTH, 380, theme)
     pal = p.pal
     ok, bad = pal.status["ok"], pal.status["fail"]
-    pipe_y = 190
+    pipe_y = 140
     p.line(20, pipe_y, 800, pipe_y, stroke=pal.line, width=10)
     for k, name in enumerate(GATES):
         ind = by_name.get(name)
         x = 30 + k * 255
         is_open = bool(ind and ind.ok)
         colour = ok if is_open else bad
-        p.rect(x, 70, 225, 240, fill=pal.background, stroke=colour, rx=10)
-        p.text(x + 112, 102, t(f"gate_{name}"), anchor="middle", weight="bold", size=s.TITLE_PX)
+        p.rect(x, 20, 225, 240, fill=pal.background, stroke=colour, rx=10)
+        p.text(x + 112, 52, t(f"gate_{name}"), anchor="middle", weight="bold", size=s.TITLE_PX)
         # the valve: a disc with a bar along the pipe when open, across it when closed
         p.circle(x + 112, pipe_y, 34, fill=colour)
         if is_open:
@@ -60,19 +60,19 @@ def compatible(step: int, lang: str, theme: str = "light") -> Frame:
             p.rect(x + 106, pipe_y - 40, 12, 80, fill=style.text_on(colour), rx=4)
         installed = ind.installed if ind else "?"
         minimum = ind.minimum if ind else "?"
-        fitted(p, x + 12, 258, t("installed", v=installed), 205, size=20)
-        fitted(p, x + 12, 290, t("needs", v=minimum), 205, size=20)
+        fitted(p, x + 12, 208, t("installed", v=installed), 205, size=20)
+        fitted(p, x + 12, 240, t("needs", v=minimum), 205, size=20)
     # the lamp: lit only when the product is 1
     value = check.result.value
     lamp = pal.status["warn"] if value else pal.background
     p.circle(890, pipe_y, 58, fill=lamp, stroke=pal.ink)
     p.text(890, pipe_y + 12, "1" if value else "0", anchor="middle", size=s.BIG_PX + 6, weight="bold",
            fill=style.text_on(lamp) if value else pal.ink)
-    p.text(890, 102, t("product"), anchor="middle", weight="bold", size=s.TITLE_PX)
+    p.text(890, 52, t("product"), anchor="middle", weight="bold", size=s.TITLE_PX)
     factors = " × ".join(str(by_name[g].value) for g in GATES if g in by_name)
-    p.text(30, 370, f"Compatible = {factors} = {value}", size=s.BIG_PX, weight="bold")
+    p.text(30, 320, f"Compatible = {factors} = {value}", size=s.BIG_PX, weight="bold")
     failing = [t(f"gate_{i.name}") for i in check.result.failing]
-    fitted(p, 30, 412, t("closed", gates=", ".join(failing)) if failing else t("all_open"), 940, size=22)
+    fitted(p, 30, 362, t("closed", gates=", ".join(failing)) if failing else t("all_open"), 940, size=22)
     if value:
         cap = t("cap_open", rocm=check.minimums["rocm"], tf=COMPAT_PICKS[step][2])
     else:

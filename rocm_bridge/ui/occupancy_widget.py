@@ -55,6 +55,7 @@ def render(key_prefix: str = "occ", **_: object) -> None:
                                  on_change=push_url, args=("occ_block",))
     sl = wp.slots(name, vgprs, lds, block, agprs)
     st.metric(tr("chapters.occupancy.result"), f"{sl.waves} / {sl.slots}")
-    st.html(wp.occupancy_svg(sl, vgprs, lds, block, lang(), chart_theme()))
+    # markdown, not st.html: st.html sanitises with the HTML-only DOMPurify profile, which removes SVG
+    st.markdown(wp.occupancy_svg(sl, vgprs, lds, block, lang(), chart_theme()), unsafe_allow_html=True)
     st.caption(wp.occupancy_caption(sl, vgprs, lds, lang()))
     source_note(t.source)

@@ -50,7 +50,7 @@ def _controls(spec: pictures.Picture, key: str) -> None:
 def _frame(spec: pictures.Picture, key: str) -> None:
     frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme())
     if frame.svg is not None:
-        st.html(frame.svg)
+        st.markdown(frame.svg, unsafe_allow_html=True)  # st.html sanitises SVG away (DOMPurify html profile)
         st.caption(frame.caption)
         source_note(*spec.sources)
     else:

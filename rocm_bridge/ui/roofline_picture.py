@@ -19,5 +19,5 @@ def render() -> None:
     if host is None or host.recorded or hw.host_point(host, roof.PRECISION) is None:
         return
     frame = roof.roofline_frame(roof.STEPS.index("you"), lang(), chart_theme(), measurement=host)
-    st.html(frame.svg)
+    st.markdown(frame.svg, unsafe_allow_html=True)  # st.html would sanitise the SVG away
     st.caption(frame.caption)

@@ -11,7 +11,8 @@ from rocm_bridge.visual import pictures
 
 
 def _svgs(at) -> list[str]:
-    return [h.proto.body for h in at.get("html") if h.proto.body.startswith("<svg")]
+    """The pictures on the page, in order (Markdown elements: st.html would sanitise SVG away)."""
+    return [m.value for m in at.markdown if m.value.startswith("<svg")]
 
 
 def _label(pid: str, lang: str) -> str:
@@ -48,7 +49,7 @@ def test_occupancy_explorer_reads_the_link_and_follows_the_target(app_test):
 
 
 def test_coverage_page_shows_the_picture(app_test):
-    at = app_test("views/coverage.py")
+    at = app_test("views/coverage.py", cv_recorded="true")  # the recorded example: no TensorFlow import
     assert not at.exception
     assert any(_label("coverage", "en") in s for s in _svgs(at))
 
