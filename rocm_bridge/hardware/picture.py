@@ -16,7 +16,7 @@ from rocm_bridge.wavefront.draw import fitted, legend, tr
 PRECISION = "fp16"  # dense FP16 matrix peak: the rate mixed-precision training uses
 X_RANGE = (0.1, 10000.0)  # FLOP/byte
 Y_RANGE = (0.1, 1000.0)  # TFLOP/s
-LEFT, RIGHT, TOP, BOTTOM = 120, 960, 64, 400
+LEFT, RIGHT, TOP, BOTTOM = 120, 900, 64, 340
 STEPS = ("mi250", "a100", "workloads", "you")
 GEMM_N = 4096
 
@@ -102,8 +102,7 @@ def roofline_frame(step: int, lang: str, theme: str = "light", measurement: Host
             got = [hw.attainable_tflops(w.intensity, pk, bw) for _, _, pk, bw in ridges]
             p.line(x, _y(max(got)), x, BOTTOM, stroke=pal.ink, width=2, dash="3 4")
             label = t(f"w_{w.key}", i=f"{w.intensity:.3g}" if w.intensity < 100 else f"{w.intensity:.0f}")
-            anchor = "start" if w.key == "add" else "end"
-            p.text(x + (8 if anchor == "start" else -8), BOTTOM - 16, label, anchor=anchor, size=20, weight="bold")
+            p.text(x + 8, BOTTOM - 16, label, size=20, weight="bold")
             lines.append(t(f"line_{w.key}", a=f"{got[0]:.3g}", b=f"{got[1]:.3g}", ma=ridges[0][0].model,
                            mb=ridges[1][0].model))
     point = None
