@@ -127,7 +127,7 @@ def _widget(name: str, n: int) -> None:
         source_note(*item.sources)
         return
     if isinstance(item, PrintPicture):  # an explainer picture: its SVG prints as vectors, already light
-        st.html(item.svg)
+        st.markdown(item.svg, unsafe_allow_html=True)  # st.html sanitises SVG away (DOMPurify html profile)
         if item.caption:
             st.caption(item.caption)
         source_note(*item.sources)
