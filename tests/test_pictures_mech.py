@@ -223,3 +223,18 @@ def test_roofline_puts_the_visitors_own_point():
     texts = " ".join(_texts(frame))
     assert "your Radeon Test GPU: 100 TFLOP/s, ridge 100 FLOP/B" in texts
     assert "recorded" in " ".join(_texts(pictures.frame("roofline", roof.STEPS.index("you"), "en")))
+
+
+# --- the command line ----------------------------------------------------------------------------------------
+
+
+def test_wavefront_command_prints_the_dark_lanes_and_conflicts(capsys):
+    import json
+
+    from rocm_bridge import cli
+
+    assert cli.main(["wavefront", "--mask", "0xffffffff", "--stride", "2", "--stride", "33", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["dark"] == list(range(32, 64)) and out["lds_conflict_degree"] == {"2": 2, "33": 1}
+    assert cli.main(["wavefront", "--mask", "not-hex"]) == cli.EXIT_ERROR
+    assert "--mask" in capsys.readouterr().err
