@@ -238,3 +238,27 @@ def test_wavefront_command_prints_the_dark_lanes_and_conflicts(capsys):
     assert out["dark"] == list(range(32, 64)) and out["lds_conflict_degree"] == {"2": 2, "33": 1}
     assert cli.main(["wavefront", "--mask", "not-hex"]) == cli.EXIT_ERROR
     assert "--mask" in capsys.readouterr().err
+
+
+# --- the back row: no two labels of a mechanism picture overlap ---------------------------------------------
+
+MECHANISMS = ("compatible", "per_op_time", "throughput", "coverage", "speedup", "roofline", "wavefront", "occupancy",
+              "lds_banks")
+
+
+@pytest.mark.parametrize("pid", MECHANISMS)
+def test_no_two_labels_overlap(pid):
+    from rocm_bridge.visual import svg
+
+    for step in range(pictures.PICTURES[pid].steps):
+        for lang in ("en", "zh"):
+            boxes = []
+            for el in ET.fromstring(pictures.frame(pid, step, lang, "light").svg).iter(NS + "text"):
+                size, x, y = (float(el.attrib[k]) for k in ("font-size", "x", "y"))
+                w = svg.text_width(el.text or "", size)
+                left = {"start": x, "middle": x - w / 2, "end": x - w}[el.attrib.get("text-anchor", "start")]
+                boxes.append((left, y - 0.8 * size, left + w, y + 0.2 * size, el.text))
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1 or a[3] <= b[1] + 1 or b[3] <= a[1] + 1
+                    assert apart, (pid, step, lang, a[4], b[4])
