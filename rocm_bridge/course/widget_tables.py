@@ -45,28 +45,6 @@ def occupancy_example(lang: str) -> PrintTable:
                       (), f"{occupancy_per_cu(r, lang)} {t('chapters.occupancy.note')}")
 
 
-def occupancy_targets(lang: str) -> PrintTable:
-    from rocm_bridge.compile.occupancy import occupancy
-    from rocm_bridge.compile.targets import target, targets
-
-    d = TARGET_DEFAULTS
-    t = lambda key, **p: i18n.t(key, lang, **p)  # noqa: E731
-    rows, sources = [], []
-    for name in targets():
-        tg = target(name)
-        occ = occupancy(tg, vgprs=d["vgprs"], agprs=d["agprs"] if tg.agprs else 0,
-                        sgprs=d["sgprs"] if tg.sgprs_limit_occupancy else 0, lds_bytes=d["lds"],
-                        block_size=d["block"], wave=tg.default_wave)
-        binding = ", ".join(t(f"compile.limit.{k}") for k in occ.binding)
-        rows.append((name, tg.products, f"wave{tg.default_wave}", f"{occ.waves_per_simd} / {tg.max_waves_per_simd}",
-                     binding))
-        sources += [s for s in tg.source.split("; ") if s not in sources]
-    header = (t("compile.page.target"), t("handout.targets_products"), t("compile.page.wave"),
-              t("compile.occ.result"), t("handout.targets_binding"))
-    note = t("handout.targets_note", block=d["block"], vgprs=d["vgprs"], sgprs=d["sgprs"], lds=d["lds"])
-    return PrintTable(t("handout.targets_title"), header, tuple(rows), tuple(sources), note)
-
-
 def markdown(table: PrintTable) -> str:
     """The table as Markdown, every cell shown as typed (text.md_escape)."""
     from rocm_bridge.text import md_escape
