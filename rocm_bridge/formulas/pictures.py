@@ -44,7 +44,14 @@ def compatible(step: int, lang: str, theme: str = "light") -> Frame:
     pal = p.pal
     ok, bad = pal.status["ok"], pal.status["fail"]
     pipe_y = 140
-    p.line(20, pipe_y, 800, pipe_y, stroke=pal.line, width=10)
+    # the pipe: flow reaches each stretch only through open gates; past a closed one it is dashed and thin
+    flowing = True
+    edges = [20] + [30 + k * 255 + 112 for k in range(len(GATES))] + [832]
+    for k in range(len(edges) - 1):
+        if k and not (by_name.get(GATES[k - 1]) and by_name[GATES[k - 1]].ok):
+            flowing = False
+        p.line(edges[k], pipe_y, edges[k + 1], pipe_y, stroke=pal.line, width=10 if flowing else 4,
+               dash=None if flowing else "10 8")
     for k, name in enumerate(GATES):
         ind = by_name.get(name)
         x = 30 + k * 255
