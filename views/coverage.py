@@ -6,8 +6,10 @@ from rocm_bridge import coverage
 from rocm_bridge.coverage import trace
 from rocm_bridge.ui import coverage_view as cov
 from rocm_bridge.ui import formula_card, page_header, source_note, tr
+from rocm_bridge.ui.pictures import render as picture
 
 page_header("coverage.title", "coverage.caption")
+picture("coverage")
 tf_ok = trace.tensorflow_installed()
 if not tf_ok:
     st.warning(tr("coverage.no_tf"), icon=":material/info:")

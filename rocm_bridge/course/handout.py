@@ -37,8 +37,8 @@ def with_cards(blocks: tuple[content.Block, ...]) -> tuple[content.Block, ...]:
     """A widget keeps its place (print it with widget_print) after its formula card, which is added where the
     chapter has not shown that card yet.
 
-    >>> [(b.kind, b.text) for b in with_cards(content.parse("::: widget occupancy\\n::: widget occupancy_targets"))]
-    [('formula', 'occupancy'), ('widget', 'occupancy'), ('widget', 'occupancy_targets')]
+    >>> [(b.kind, b.text) for b in with_cards(content.parse("::: widget occupancy\\n::: widget occupancy"))]
+    [('formula', 'occupancy'), ('widget', 'occupancy'), ('widget', 'occupancy')]
     """
     out: list[content.Block] = []
     shown: set[str] = set()

@@ -1,8 +1,7 @@
 """The chapter widgets that have no chart, as tables: shared by the widgets (rocm_bridge.ui) and the handout.
 
 - glossary: the glossary table itself (the widget is that table);
-- occupancy: a worked example at the calculator's default inputs (the handout adds the occupancy formula card);
-- occupancy_targets: the compile lab's occupancy model at its default inputs, one row per target it knows.
+- occupancy: a worked example at the explorer's default inputs (the handout adds the occupancy formula card).
 Cells are plain text: a caller that shows them as Markdown escapes them.
 """
 
@@ -12,7 +11,7 @@ from rocm_bridge import formulas, i18n
 from rocm_bridge.course import glossary as glossary_data
 from rocm_bridge.course.widgets import PrintTable
 
-# The chapter-9 calculator (rocm_bridge.ui.occupancy_widget) before a learner moves a slider
+# The chapter-9 occupancy explorer (rocm_bridge.ui.occupancy_widget) before a learner moves a slider
 OCCUPANCY_DEFAULTS = {"vgprs": 96, "agprs": 0, "lds": 0, "threads": 256}
 # The compile lab's occupancy widget (rocm_bridge.ui.compile_view.occupancy_widget); the wave size is the target's
 TARGET_DEFAULTS = {"target": "gfx90a", "block": 256, "vgprs": 32, "lds": 0, "agprs": 0, "sgprs": 16}
@@ -44,28 +43,6 @@ def occupancy_example(lang: str) -> PrintTable:
     )
     return PrintTable(t("handout.example_title"), (t("handout.example_input"), t("handout.example_value")), rows,
                       (), f"{occupancy_per_cu(r, lang)} {t('chapters.occupancy.note')}")
-
-
-def occupancy_targets(lang: str) -> PrintTable:
-    from rocm_bridge.compile.occupancy import occupancy
-    from rocm_bridge.compile.targets import target, targets
-
-    d = TARGET_DEFAULTS
-    t = lambda key, **p: i18n.t(key, lang, **p)  # noqa: E731
-    rows, sources = [], []
-    for name in targets():
-        tg = target(name)
-        occ = occupancy(tg, vgprs=d["vgprs"], agprs=d["agprs"] if tg.agprs else 0,
-                        sgprs=d["sgprs"] if tg.sgprs_limit_occupancy else 0, lds_bytes=d["lds"],
-                        block_size=d["block"], wave=tg.default_wave)
-        binding = ", ".join(t(f"compile.limit.{k}") for k in occ.binding)
-        rows.append((name, tg.products, f"wave{tg.default_wave}", f"{occ.waves_per_simd} / {tg.max_waves_per_simd}",
-                     binding))
-        sources += [s for s in tg.source.split("; ") if s not in sources]
-    header = (t("compile.page.target"), t("handout.targets_products"), t("compile.page.wave"),
-              t("compile.occ.result"), t("handout.targets_binding"))
-    note = t("handout.targets_note", block=d["block"], vgprs=d["vgprs"], sgprs=d["sgprs"], lds=d["lds"])
-    return PrintTable(t("handout.targets_title"), header, tuple(rows), tuple(sources), note)
 
 
 def markdown(table: PrintTable) -> str:

@@ -73,9 +73,6 @@ WIDGETS: dict[str, Widget] = {
     "glossary": Widget("glossary", "rocm_bridge.ui.glossary_widgets:render", "rocm_bridge.course.widget_tables:glossary"),
     "occupancy": Widget("occupancy", "rocm_bridge.ui.occupancy_widget:render",
                         "rocm_bridge.course.widget_tables:occupancy_example", formula="occupancy"),
-    "occupancy_targets": Widget("occupancy_targets", "rocm_bridge.ui.compile_view:occupancy_widget",
-                                "rocm_bridge.course.widget_tables:occupancy_targets", kwargs={"embedded": True},
-                                formula="occupancy"),
 }
 
 

@@ -73,6 +73,34 @@ PICTURES: dict[str, Picture] = _index((
             ("https://docs.pytorch.org/docs/stable/notes/hip.html",
              "https://github.com/triton-lang/triton (third_party/nvidia and third_party/amd backends)",
              "https://rocm.docs.amd.com/en/latest/how-to/rocm-for-ai/inference-optimization/optimizing-triton-kernel.html")),
+    # chapters 2, 3, 4, 6 (rocm_bridge.formulas.pictures)
+    Picture("compatible", "rocm_bridge.formulas.pictures:compatible", 4, "ch2", "pictures_mech.compat.title",
+            ("data/tf_rocm_compat.csv (AMD ROCm compatibility matrix)",), print_step=1),
+    Picture("per_op_time", "rocm_bridge.formulas.pictures:per_op_time", 4, "ch3", "pictures_mech.op.title",
+            ("data/formula_lab_recorded.json (bench/formula_lab_op_times.py)",), print_step=2),
+    Picture("throughput", "rocm_bridge.formulas.pictures:throughput", 4, "ch4", "pictures_mech.tp.title",
+            ("data/gpu_specs.csv (Instinct MI250); ResNet-50 FLOPs: He et al. 2016, Table 1",)),
+    Picture("speedup", "rocm_bridge.formulas.pictures:speedup", 4, "ch6", "pictures_mech.sp.title",
+            ("Amdahl, AFIPS 1967: S = 1 / ((1 - p) + p / s)",)),
+    # chapter 5 and /coverage (rocm_bridge.coverage.picture)
+    Picture("coverage", "rocm_bridge.coverage.picture:coverage_picture", 4, "ch5", "pictures_mech.cov.title",
+            ("data/example_model_ops.json; data/tf_kernel_registry (tensorflow-2.14.0-cuda, "
+             "tensorflow-rocm-2.14.0.600)",), print_step=2),
+    # chapter 7 and /hardware (rocm_bridge.hardware.picture)
+    Picture("roofline", "rocm_bridge.hardware.picture:roofline", 4, "ch7", "pictures_mech.roof.title",
+            ("data/gpu_specs.csv (Instinct MI250, A100 80GB SXM4); data/recorded (live lab, recorded)",),
+            print_step=2),
+    # chapter 9 (rocm_bridge.wavefront.pictures)
+    Picture("wavefront", "rocm_bridge.wavefront.pictures:wavefront", 5, "ch9", "pictures_mech.wave.title",
+            ("HIP docs, Warp cross-lane functions (warpSize, __ballot 64-bit): "
+             "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html",)),
+    Picture("occupancy", "rocm_bridge.wavefront.pictures:occupancy_picture", 7, "ch9", "pictures_mech.occ.title",
+            ("data/amdgpu_targets.csv; rocm_bridge/compile/occupancy.py (LLVM GCNSubtarget::computeOccupancy)",),
+            print_step=3),
+    Picture("lds_banks", "rocm_bridge.wavefront.pictures:lds_banks", 4, "ch9", "pictures_mech.lds.title",
+            ("ROCm Compute Profiler docs, Local data share (32 banks x 4 B, 128 B/clock): "
+             "https://rocm.docs.amd.com/projects/rocprofiler-compute/en/latest/conceptual/local-data-share.html",),
+            print_step=2),
 ))
 
 

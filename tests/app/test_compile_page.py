@@ -64,12 +64,6 @@ def test_hipify_page_compiles_its_hip_output(app_test):
     assert any("vector_add" in f.to_string() for f in frames if i18n.t("compile.col.vgprs", "en") in f.columns)
 
 
-def test_occupancy_widget_is_registered_for_chapters():
-    from rocm_bridge.course.widgets import WIDGETS, resolve
-    from rocm_bridge.ui.compile_view import occupancy_widget
-    assert resolve(WIDGETS["occupancy_targets"].render) is occupancy_widget
-
-
 def test_occupancy_widget_moves_with_vgprs(app_test):
     at = app_test(PAGE)
     metric = next(m for m in at.metric if m.label == i18n.t("compile.occ.result", "en"))
