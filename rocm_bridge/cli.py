@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compile": ("rocm_bridge.compile.cli", "compile HIP for an AMD target: diagnostics, registers, LDS, occupancy, ISA"),
     "search": ("rocm_bridge.course.search_cli", "search the chapters, glossary, quiz and the CUDA -> HIP mapping table"),
     "classroom": ("rocm_bridge.classroom.cli", "classes: migrate the schema, create a class, export or delete its data"),
+    "walkthrough": ("rocm_bridge.kernels.cli", "the transpose optimised step by step: gfx942 compile result, time, lesson"),
 }
 
 EXIT_USAGE = 2

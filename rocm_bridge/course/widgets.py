@@ -60,6 +60,8 @@ WIDGETS: dict[str, Widget] = {
     "occupancy_targets": Widget("occupancy_targets", "rocm_bridge.ui.compile_view:occupancy_widget",
                                 "rocm_bridge.course.widget_tables:occupancy_targets", kwargs={"embedded": True},
                                 formula="occupancy"),
+    "transpose_walkthrough": Widget("transpose_walkthrough", "rocm_bridge.ui.walkthrough_view:render",
+                                    "rocm_bridge.kernels.figure:print_chart"),
 }
 
 

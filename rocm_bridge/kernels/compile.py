@@ -148,14 +148,20 @@ def compile_gfx942(s: kernels.Step) -> StepCompile:
 # ---- gfx90a (or any target hipcc 5.2 knows) through the compile lab ------------------------------------------------
 
 def compile_hipcc(s: kernels.Step, target: str = "gfx90a") -> StepCompile:
+    """One step through the compile lab's engine (hipcc 5.2), unsandboxed allowed: a recording tool's run."""
     from rocm_bridge.compile import engine
 
     result = engine.compile_code(kernels.hip_source(s), target, allow_unsandboxed=True)
-    if not result.ok:
+    if not result.ok or not result.kernels:
         raise RuntimeError(f"{s.file}: hipcc failed for {target}: {[d.message for d in result.diagnostics]}")
-    k = result.kernels[0]
-    listing = result.kernel_asm()[0]
-    return StepCompile(s.id, k.vgprs, k.sgprs, k.agprs, k.lds_bytes, k.scratch_bytes, k.wave, k.max_block,
+    return from_result(s.id, result)
+
+
+def from_result(step_id: str, result: object) -> StepCompile:
+    """A rocm_bridge.compile.engine.CompileResult of one step as a StepCompile."""
+    k = result.kernels[0]  # type: ignore[attr-defined]
+    listing = result.kernel_asm()[0]  # type: ignore[attr-defined]
+    return StepCompile(step_id, k.vgprs, k.sgprs, k.agprs, k.lds_bytes, k.scratch_bytes, k.wave, k.max_block,
                        k.compiler_occupancy, memory_classes([ln.text for ln in listing.lines]), listing.text())
 
 

@@ -106,3 +106,52 @@ def speedups(run: RunRecord, rows: int = SIZE[0], cols: int = SIZE[1]) -> dict[s
         out[s.id] = (before / t) if before else 1.0
         before = t
     return out
+
+
+# ---- published figures (data/kernel_walkthrough/published.csv) -------------------------------------------------
+
+DTYPE_BYTES = {"fp64": 8, "fp32": 4, "fp16": 2, "bf16": 2}
+
+
+@dataclass(frozen=True)
+class Published:
+    id: str
+    publisher: str
+    gpu: str
+    datasheet_gpu: str  # an id of rocm_bridge.hardware (data/gpu_specs.csv)
+    kernel: str
+    like_step: str  # a step id, or "" where no step matches
+    dtype: str
+    rows: int
+    cols: int
+    time_us: float
+    software: str
+    source: str
+    note: str
+
+    @property
+    def gbs(self) -> float:
+        """Effective bandwidth from the published time: each element read once and written once."""
+        return 2 * self.rows * self.cols * DTYPE_BYTES[self.dtype] / (self.time_us * 1e-6) / 1e9
+
+    def peak_gbs(self) -> float | None:
+        from rocm_bridge import hardware
+
+        tbs = hardware.gpu(self.datasheet_gpu).value("memory_bandwidth_tbs")
+        return tbs * 1000 if tbs else None
+
+
+@cache
+def published() -> tuple[Published, ...]:
+    from rocm_bridge.data import read_csv
+
+    out = []
+    for r in read_csv(str(Path("kernel_walkthrough") / "published.csv")):
+        out.append(Published(r["id"], r["publisher"], r["gpu"], r["datasheet_gpu"], r["kernel"], r["like_step"],
+                             r["dtype"], int(r["rows"]), int(r["cols"]), float(r["time_us"]), r["software"],
+                             r["source"], r["note"]))
+    return tuple(out)
+
+
+# the datasheet row (rocm_bridge.hardware id) of each recorded run's GPU
+RUN_DATASHEET = {"h100": "h100-sxm5"}  # "NVIDIA H100 80GB HBM3" (81559 MiB, HBM3): the SXM5 card
