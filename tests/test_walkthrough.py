@@ -333,13 +333,17 @@ def test_published_figures_give_the_sources_own_bandwidths():
 def test_chart_is_titled_with_units_and_large_text(code, theme):
     fig = figure.figure(code, theme)
     run = recorded.run_record()
-    assert run.gpu in fig.layout.title.text and "8192" in fig.layout.title.text
+    assert run.gpu in fig.layout.title.text and "8192" in fig.layout.title.text and fig.layout.title.text.count("<br>") == 1
     assert "GB/s" in fig.layout.xaxis.title.text
     assert fig.layout.font.size >= 18 and fig.layout.xaxis.tickfont.size >= 18 and fig.layout.yaxis.tickfont.size >= 18
-    assert fig.data[0].textfont.size >= 18 and all(a.font.size >= 18 for a in fig.layout.annotations)
+    bars = fig.data[0]
+    assert bars.insidetextfont.size >= 18 and bars.outsidetextfont.size >= 18 and bars.constraintext == "none"
+    assert len(fig.layout.annotations) == 2 and all(a.font.size >= 18 for a in fig.layout.annotations)
+    # the two reference labels sit a row apart, so they never overlap
+    assert sorted(a.yshift or 0 for a in fig.layout.annotations) == [0, 26]
     assert fig.data[0].marker.color == figure.style.palette(theme).vendor["NVIDIA"]
     assert list(fig.data[0].y) == [lessons.step_label(s, code) for s in kernels.STEPS]
-    assert len(figure.sources(code, run)) == 2
+    assert len(figure.sources(code, run)) == 3
 
 
 def test_handout_prints_the_chart_with_its_sources():

@@ -138,6 +138,7 @@ def ingest(src: Path, name: str) -> Path:
                                 "in GB/s = 1e9 bytes/s",
                    "correctness": "output poisoned with 0xFF bytes before each kernel, every element compared "
                                   "with the input on the host, random input, sizes 2048 x 6144 and 8192 x 8192"},
+        "protocol": {"warmup": run["warmup"], "reps": run["reps"], "rounds": run["rounds"]},
         "all_correct": run["all_correct"], "checks": run["checks"], "results": summarise(run),
         "sass": sass, "timings": run["timings"],
     }

@@ -58,6 +58,7 @@ class RunRecord:
     memory_clock_mhz: str
     all_correct: bool
     method: dict[str, str]
+    protocol: dict[str, int]  # warm-up launches, timed launches per round, rounds
     results: tuple[Timing, ...]
     sass: dict[str, dict[str, int]]
 
@@ -95,7 +96,7 @@ def run_record(name: str = RUNS[0]) -> RunRecord:
     return RunRecord(name, d["gpu"], d["date"], d["driver"], d["cuda_runtime"], d["nvcc"],
                      _mhz(after.get("clocks.current.sm [MHz]", "")), _mhz(after.get("clocks.max.sm [MHz]", "")),
                      _mhz(after.get("clocks.current.memory [MHz]", "")), bool(d["all_correct"]), d["method"],
-                     results, d["sass"])
+                     d["protocol"], results, d["sass"])
 
 
 def speedups(run: RunRecord, rows: int = SIZE[0], cols: int = SIZE[1]) -> dict[str, float]:
