@@ -15,6 +15,7 @@ def test_walkthrough_steps_through_the_recorded_results(app_test):
     from tests.app.plotly_spec import figures
 
     title = i18n.t("walkthrough.chart.title", "en", rows=8192, cols=8192, gpu=recorded.run_record().gpu)
+    title = title.replace(" | ", "<br>")  # two lines on the page
     assert any(f["layout"]["title"]["text"] == title for f in figures(at))
     # step 1 first: its lesson, its recorded gfx942 instructions, its measured time
     assert lessons.lesson(kernels.STEPS[0], "en") in [i.value for i in at.info]
