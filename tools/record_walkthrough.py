@@ -6,6 +6,9 @@
     python tools/record_walkthrough.py bundle DIR
         write the device bundle: the CUDA twins in one harness (DIR/harness.cu) and DIR/run.sh, which builds it
         with nvcc -arch=sm_90, checks and times every step and writes run.json, gpu.csv, sass.txt, env.txt to $OUT
+    python tools/record_walkthrough.py ingest-ncu DIR [--name h100]
+        the hardware counters of a device run made with WALKTHROUGH_NCU=1 (ncu.csv) into
+        data/kernel_walkthrough/ncu_<name>.json: shared-memory bank conflicts, global sectors per request, DRAM bytes
     python tools/record_walkthrough.py ingest DIR [--name h100]
         read those files back (DIR = where the device run's $OUT files landed) and write
         data/kernel_walkthrough/run_<name>.json: GPU, driver, clocks, date, per step and size the median time and
@@ -32,6 +35,11 @@ from rocm_bridge.kernels import recorded  # noqa: E402
 HARNESS = ROOT / "rocm_bridge" / "kernels" / "harness.cu.in"
 GPU_QUERY = ("name,driver_version,pci.device_id,memory.total,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,"
              "pstate,temperature.gpu,power.draw,power.limit")
+NCU_METRICS = ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+               "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+               "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+               "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+               "dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum")
 RUN_SH = """#!/bin/bash
 # The device run (tools/record_walkthrough.py bundle): build, check and time the CUDA twins; files to $OUT.
 set -u
@@ -40,12 +48,22 @@ cd "$(dirname "$0")"
 nvidia-smi --query-gpu=@QUERY@ --format=csv > "$OUT/gpu.csv"
 nvcc -O3 -arch=sm_90 -std=c++17 -o harness harness.cu 2> "$OUT/nvcc.txt" || { cat "$OUT/nvcc.txt"; exit 1; }
 cuobjdump -sass harness > "$OUT/sass.txt" 2>&1
+if [ "${WALKTHROUGH_NCU:-0}" = 1 ]; then
+  # hardware counters of the 14 check launches (2048 x 6144, then 8192 x 8192): bank conflicts, sectors per
+  # request, DRAM bytes; --clock-control none leaves the card's clocks alone
+  ncu --version | tail -1 > "$OUT/ncu_version.txt"
+  WALKTHROUGH_CHECK_ONLY=1 ncu --clock-control none --launch-count 14 --csv --print-units base \\
+    --log-file "$OUT/ncu.csv" \\
+    --metrics @NCU@ ./harness > /dev/null 2> "$OUT/ncu_err.txt"
+  echo "ncu rc=$?"; tail -3 "$OUT/ncu_err.txt"; head -c 600 "$OUT/ncu.csv"
+  exit 0
+fi
 ./harness > "$OUT/run.json"
 rc=$?
 nvidia-smi --query-gpu=@QUERY@ --format=csv,noheader >> "$OUT/gpu.csv"
 python3 -c "import json; d = json.load(open('$OUT/run.json')); print(d['device'], 'all_correct', d['all_correct'])"
 exit $rc
-""".replace("@QUERY@", GPU_QUERY)
+""".replace("@QUERY@", GPU_QUERY).replace("@NCU@", ",".join(NCU_METRICS))
 
 
 # ---- bundle ------------------------------------------------------------------------------------------------------
@@ -148,6 +166,42 @@ def ingest(src: Path, name: str) -> Path:
     return out
 
 
+def parse_ncu(text: str, rows: int = 8192, cols: int = 8192) -> dict[str, dict[str, float]]:
+    """Per step id: each metric of its check launch at rows x cols (ncu --csv --print-units base), told apart from
+    the other size's launch by the grid the step table gives for that size."""
+    lines = [ln for ln in text.splitlines() if ln.startswith('"')]
+    out: dict[str, dict[str, float]] = {}
+    for r in csv.DictReader(io.StringIO("\n".join(lines))):
+        name = r["Kernel Name"]
+        s = next((x for x in kernels.ALL if f"step_{x.id}::" in name), None)
+        if s is None:
+            continue
+        gx, gy = s.grid_dims(rows, cols)
+        if r["Grid Size"].replace(" ", "") != f"({gx},{gy},1)":
+            continue
+        out.setdefault(s.id, {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+    return out
+
+
+def ingest_ncu(src: Path, name: str) -> Path:
+    metrics = parse_ncu((src / "ncu.csv").read_text(encoding="utf-8", errors="replace"))
+    if set(metrics) != {s.id for s in kernels.ALL}:
+        raise SystemExit(f"ncu.csv holds {sorted(metrics)}, not every step")
+    gpu_rows = list(csv.reader(io.StringIO((src / "gpu.csv").read_text(encoding="utf-8"))))
+    header = [h.strip() for h in gpu_rows[0]]
+    smi = dict(zip(header, (v.strip() for v in gpu_rows[1]), strict=True))
+    env = (src / "env.txt").read_text(encoding="utf-8").splitlines()
+    record = {"gpu": smi.get("name", ""), "driver": smi.get("driver_version", ""), "date": env[0],
+              "ncu": (src / "ncu_version.txt").read_text(encoding="utf-8").strip(),
+              "method": "ncu --clock-control none --print-units base --metrics ... on the 8192 x 8192 check launch "
+                        "of each kernel (tools/record_walkthrough.py bundle, WALKTHROUGH_NCU=1)",
+              "rows": 8192, "cols": 8192, "metrics": metrics}
+    out = recorded.DATA_DIR / f"ncu_{name}.json"
+    out.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
+    return out
+
+
 # ---- compile -----------------------------------------------------------------------------------------------------
 
 def record_compile(targets: list[str]) -> None:
@@ -170,11 +224,16 @@ def main(argv: list[str] | None = None) -> int:
     i = sub.add_parser("ingest")
     i.add_argument("dir", type=Path)
     i.add_argument("--name", default="h100")
+    n = sub.add_parser("ingest-ncu")
+    n.add_argument("dir", type=Path)
+    n.add_argument("--name", default="h100")
     args = parser.parse_args(argv)
     if args.cmd == "compile":
         record_compile(args.target)
     elif args.cmd == "bundle":
         bundle(args.dir)
+    elif args.cmd == "ingest-ncu":
+        ingest_ncu(args.dir, args.name)
     else:
         ingest(args.dir, args.name)
     return 0

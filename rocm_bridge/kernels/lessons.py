@@ -63,6 +63,22 @@ def step_rows(s: kernels.Step, lang: str, comp_step: StepCompile, source: str,
         (t("walkthrough.row.time", rows=rows, cols=cols), f"{timing.median_ms:.3f} ms", measured),
         (t("walkthrough.row.gbs"), f"{timing.gbs:.0f} GB/s", measured),
         (t("walkthrough.row.pct_copy"), f"{100 * timing.gbs / copy.gbs:.0f}%", measured),
+        *counter_rows(s, lang),
+    ]
+
+
+def counter_rows(s: kernels.Step, lang: str) -> list[tuple[str, str, str]]:
+    """The hardware counters of the step's CUDA twin (ncu), where the run recorded them."""
+    rec = recorded.counter_record()
+    if rec is None or s.id not in rec.steps:
+        return []
+    c = rec.steps[s.id]
+    src = i18n.t("walkthrough.src.ncu", lang, gpu=rec.gpu, rows=rec.rows, cols=rec.cols)
+    return [
+        (i18n.t("walkthrough.row.conflicts", lang), f"{c.bank_conflicts_ld:,.0f} / {c.bank_conflicts_st:,.0f}", src),
+        (i18n.t("walkthrough.row.sectors", lang), f"{c.sectors_per_request_ld:.1f} / {c.sectors_per_request_st:.1f}",
+         src),
+        (i18n.t("walkthrough.row.dram", lang), f"{c.dram_over_ideal(rec.rows, rec.cols):.2f}×", src),
     ]
 
 

@@ -109,6 +109,51 @@ def speedups(run: RunRecord, rows: int = SIZE[0], cols: int = SIZE[1]) -> dict[s
     return out
 
 
+# ---- hardware counters of the CUDA twins (ncu), where a run recorded them ----------------------------------------
+
+@dataclass(frozen=True)
+class Counters:
+    """ncu's counters of one step's launch at rows x cols on the recorded GPU."""
+
+    bank_conflicts_ld: float
+    bank_conflicts_st: float
+    sectors_per_request_ld: float  # 32-byte sectors per global load request: 4 when 32 lanes read 128 B in a row
+    sectors_per_request_st: float
+    dram_bytes: float  # read + written, as the memory controller counted them
+
+    def dram_over_ideal(self, rows: int, cols: int) -> float:
+        return self.dram_bytes / kernels.bytes_moved(rows, cols)
+
+
+@dataclass(frozen=True)
+class CounterRecord:
+    gpu: str
+    driver: str
+    date: str
+    ncu: str
+    rows: int
+    cols: int
+    steps: dict[str, Counters]
+
+
+@cache
+def counter_record(name: str = RUNS[0]) -> CounterRecord | None:
+    """None where no counters were recorded for this run."""
+    path = DATA_DIR / f"ncu_{name}.json"
+    if not path.exists():
+        return None
+    d = json.loads(path.read_text(encoding="utf-8"))
+    steps = {}
+    for sid, m in d["metrics"].items():
+        steps[sid] = Counters(
+            m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"],
+            m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"],
+            m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] / m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"],
+            m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] / m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"],
+            m["dram__bytes_read.sum"] + m["dram__bytes_write.sum"])
+    return CounterRecord(d["gpu"], d["driver"], d["date"], d["ncu"], d["rows"], d["cols"], steps)
+
+
 # ---- published figures (data/kernel_walkthrough/published.csv) -------------------------------------------------
 
 DTYPE_BYTES = {"fp64": 8, "fp32": 4, "fp16": 2, "bf16": 2}
