@@ -45,3 +45,23 @@ def test_walkthrough_in_chinese_names_the_gpu_and_sources(app_test):
     assert run.gpu in captions and "录制于" in captions and md_escape("run_h100.json") in captions
     assert lessons.lesson(kernels.STEPS[0], "zh") in [i.value for i in at.info]
     assert i18n.t("walkthrough.published.title", "zh") in _markdown(at)
+
+
+def test_recompiling_here_is_labelled_live(app_test):
+    """Where the compile lab builds the target (gfx90a with hipcc 5.2), the button recompiles the step on this
+    server; the table then says so, and the numbers equal the recorded ones for the same compiler."""
+    import pytest
+
+    from rocm_bridge.kernels import live
+
+    if not live.supports("gfx90a"):
+        pytest.skip("the compile lab cannot build gfx90a here (hipcc 5.2 is not installed)")
+    at = app_test("views/ch9_hip_kernels.py")
+    next(r for r in at.radio if r.label == i18n.t("walkthrough.target", "en")).set_value("gfx90a").run()
+    label = i18n.t("walkthrough.live.button", "en", target="gfx90a")
+    next(b for b in at.button if b.label == label).click().run(timeout=120)
+    assert not at.exception
+    assert any(s.value.startswith("Live result: compiled on this server") for s in at.success)
+    text = _markdown(at)
+    assert md_escape("gfx90a, compiled here just now") in text
+    assert md_escape("global_load_dword ×1") in text
