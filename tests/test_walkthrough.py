@@ -363,3 +363,41 @@ def test_cli_text_and_usage():
     bad = subprocess.run([sys.executable, "-m", "rocm_bridge", "walkthrough", "--isa"], capture_output=True,
                          text=True, cwd=ROOT, timeout=60)
     assert bad.returncode == 2 and "--step" in bad.stderr
+
+
+# ---- hardware counters (ncu), where recorded ---------------------------------------------------------------------------
+
+def test_ncu_csv_is_read_per_step_at_the_recorded_size():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import record_walkthrough
+    finally:
+        sys.path.pop(0)
+    header = '"ID","Kernel Name","Grid Size","Metric Name","Metric Unit","Metric Value"'
+    rows = [header, "==PROF== a profiler line that is not CSV"]
+    for i, s in enumerate(kernels.ALL):
+        for size, value in (((2048, 6144), "1"), ((8192, 8192), "2,048")):
+            gx, gy = s.grid_dims(*size)
+            rows.append(f'"{i}","step_{s.id}::{s.kernel}(float *, const float *, int, int)","({gx}, {gy}, 1)",'
+                        f'"dram__bytes_read.sum","byte","{value}"')
+    got = record_walkthrough.parse_ncu("\n".join(rows))
+    assert got == {s.id: {"dram__bytes_read.sum": 2048.0} for s in kernels.ALL}
+
+
+def test_recorded_counters_back_the_lessons():
+    rec = recorded.counter_record()
+    if rec is None:
+        pytest.skip("no hardware counters recorded (data/kernel_walkthrough/ncu_h100.json is made by a device run "
+                    "with WALKTHROUGH_NCU=1)")
+    c = rec.steps
+    assert set(c) == {s.id for s in kernels.ALL}
+    # step 1 stores and step 2 loads are strided: 32 sectors per request; their other side is coalesced: 4
+    assert c["naive"].sectors_per_request_st > 16 and c["naive"].sectors_per_request_ld <= 4.5
+    assert c["write_coalesced"].sectors_per_request_ld > 16 and c["write_coalesced"].sectors_per_request_st <= 4.5
+    # the unpadded tile conflicts on its loads; one spare float per row removes (nearly) all of them
+    assert c["lds_tile"].bank_conflicts_ld > 100 * max(1.0, c["lds_padded"].bank_conflicts_ld)
+    for sid in ("lds_padded", "four_per_thread", "float4", "copy"):
+        assert c[sid].dram_over_ideal(rec.rows, rec.cols) < 1.1, sid
+    rows = lessons.step_rows(kernels.step("lds_tile"), "en", recorded.compile_record().steps["lds_tile"], "x")
+    assert f"{c['lds_tile'].bank_conflicts_ld:,.0f}" in dict((w, v) for w, v, _ in rows)[
+        i18n.t("walkthrough.row.conflicts", "en")]
