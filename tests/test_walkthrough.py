@@ -224,9 +224,16 @@ def test_live_adapter_uses_the_compile_lab_where_it_builds_the_target():
         assert done.compiler and done.seconds > 0, target
         assert done.result.global_classes() == ["global_load_dwordx4", "global_store_dwordx4"], target
         assert done.result.lds_bytes == 32 * 33 * 4 and done.result.max_block == 256, target
-    if "gfx90a" in built:  # the same compiler as the record: the same result
-        _same_compile(live.compile_step(kernels.step("float4"), "gfx90a").result,
-                      recorded.compile_record("gfx90a").steps["float4"])
+        rec = recorded.compile_record(target)
+        if _clang(done.compiler) == _clang(rec.compiler):  # the same compiler as the record: the same result
+            for s in (kernels.step("lds_tile"), kernels.step("float4")):  # with and without __syncthreads' fence
+                _same_compile(live.compile_step(s, target).result, rec.steps[s.id])
+
+
+def _clang(compiler: str) -> str:
+    """'22.1.8' from 'clang version 22.1.8 (PyPI ziglang wheel) ...' or 'clang 22.1.8 (ziglang 0.17.1)'."""
+    m = re.search(r"clang (?:version )?(\d+\.\d+\.\d+)", compiler)
+    return m.group(1) if m else compiler
 
 
 # ---- the CUDA twins: nvcc for sm_90 ----------------------------------------------------------------------------------
