@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "search": ("rocm_bridge.course.search_cli", "search the chapters, glossary, quiz and the CUDA -> HIP mapping table"),
     "classroom": ("rocm_bridge.classroom.cli", "classes: migrate the schema, create a class, export or delete its data"),
     "picture": ("rocm_bridge.visual.cli", "list the explainer pictures, or write one step of one as SVG"),
+    "walkthrough": ("rocm_bridge.kernels.cli", "the transpose optimised step by step: gfx942 compile result, time, lesson"),
 }
 
 EXIT_USAGE = 2

@@ -48,7 +48,8 @@ def test_chapter_handout_keeps_widgets_after_their_formula_card():
 
 def test_a_widget_without_a_card_before_it_gets_one_once():
     ch9 = [(b.kind, b.text) for b in handout.chapter_blocks("ch9", "en") if b.kind in ("formula", "widget")]
-    assert [b for b in ch9 if not b[1].startswith("picture:")] == [("formula", "occupancy"), ("widget", "occupancy")]
+    assert [b for b in ch9 if not b[1].startswith("picture:")] == [("formula", "occupancy"), ("widget", "occupancy"),
+                                                                 ("widget", "transpose_walkthrough")]
     blocks = handout.with_cards(content.parse("Text.\n\n::: widget formula:speedup\n\n::: widget glossary\n"
                                               "::: formula speedup\n::: widget formula:speedup\n"))
     assert [(b.kind, b.text) for b in blocks if b.kind != "markdown"] == [
@@ -102,7 +103,7 @@ def test_every_chapter_widget_prints_a_titled_chart_or_a_table(name, lang):
 def test_the_chapter_widgets_that_have_a_chart_are_the_planned_ones():
     kinds = {n: type(handout.widget_print(n, "en")).__name__ for n in _chapter_widgets()}
     assert kinds == {**{f"formula:{f}": "PrintChart" for f in widgets.FORMULA_WIDGETS}, "stack": "PrintChart",
-                     "glossary": "PrintTable", "occupancy": "PrintTable",
+                     "glossary": "PrintTable", "occupancy": "PrintTable", "transpose_walkthrough": "PrintChart",
                      **{n: "PrintPicture" for n in _chapter_widgets() if n.startswith("picture:")}}
 
 

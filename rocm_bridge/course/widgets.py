@@ -73,6 +73,8 @@ WIDGETS: dict[str, Widget] = {
     "glossary": Widget("glossary", "rocm_bridge.ui.glossary_widgets:render", "rocm_bridge.course.widget_tables:glossary"),
     "occupancy": Widget("occupancy", "rocm_bridge.ui.occupancy_widget:render",
                         "rocm_bridge.course.widget_tables:occupancy_example", formula="occupancy"),
+    "transpose_walkthrough": Widget("transpose_walkthrough", "rocm_bridge.ui.walkthrough_view:render",
+                                    "rocm_bridge.kernels.figure:print_chart"),
 }
 
 
