@@ -183,3 +183,113 @@ def parse_ptxas(text: str) -> dict[str, dict[str, int]]:
             cur["regs"] = int(m["regs"])
             cur["smem"] = int(m["smem"] or 0)
     return out
+
+
+@dataclass
+class NvKernel:
+    name: str
+    display: str
+    regs: int
+    smem_bytes: int
+    frame_bytes: int
+    spill_bytes: int
+    classes: dict[str, int] = field(default_factory=dict)
+    mma: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass
+class NvResult:
+    arch: str
+    ok: bool
+    compiler: str
+    messages: str  # nvcc's own output (errors), capped by the sandbox
+    kernels: list[NvKernel] = field(default_factory=list)
+    seconds: float = 0.0
+    sandboxed: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        d = asdict(self)
+        d["kernels"] = [k.to_dict() for k in self.kernels]
+        return d
+
+
+_SASS_FN = re.compile(r"^\s*\.text\.(?P<name>[\w$.]+):\s*$", re.MULTILINE)
+
+
+def split_sass(sass: str) -> dict[str, str]:
+    """nvdisasm output per function (`.text.<name>:` headers)."""
+    marks = list(_SASS_FN.finditer(sass))
+    return {m["name"]: sass[m.end():(marks[i + 1].start() if i + 1 < len(marks) else len(sass))]
+            for i, m in enumerate(marks)}
+
+
+_nv_cache: dict[tuple, NvResult] = {}
+
+
+def compile_cuda(code: str, arch: str = "sm_90", *, session: str | None = None, on_wait=None,
+                 allow_unsandboxed: bool = False) -> NvResult:
+    """The CUDA source through nvcc for one sm_XX (device code only: `-cubin -Xptxas -v`), in the lab's sandbox
+    and line; registers / shared / stack per kernel from ptxas, instruction classes from the SASS (nvdisasm)."""
+    import hashlib
+    import tempfile
+    from pathlib import Path
+
+    from rocm_bridge.compile import policy, sandbox, toolchain
+    from rocm_bridge.compile.engine import NoSandbox
+    from rocm_bridge.compile.errors import CodeTooLarge, CompileDisabled, CompileTimedOut, NvccMissing
+    from rocm_bridge.compile.resources import short_name
+    from rocm_bridge.compile.triton_lab import _binds, nvdisasm
+    nv_target(arch)
+    if len(code.encode("utf-8", "surrogatepass")) > policy.MAX_CODE_BYTES:
+        raise CodeTooLarge(kib=policy.MAX_CODE_BYTES // 1024)
+    if not toolchain.enabled():
+        raise CompileDisabled()
+    exe = nvcc()
+    if exe is None:
+        raise NvccMissing()
+    key = (hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest(), arch)
+    if key in _nv_cache:
+        return _nv_cache[key]
+    refused = policy.check(code)
+    if refused:
+        return NvResult(arch, False, nvcc_version(), "\n".join(f"{r.line}: {r.rule}" for r in refused))
+    use_sandbox = sandbox.sandbox_works()
+    if not use_sandbox and not allow_unsandboxed:
+        raise NoSandbox()
+    real = shutil.which("nvcc")
+    with Path(real).open("rb") as fh:  # /usr/local/bin/nvcc may be a shell wrapper: exec the real driver
+        head = fh.read(200)
+    if head.startswith(b"#!"):
+        m = re.search(rb"exec\s+(\S+/nvcc)\b", head)
+        real = m.group(1).decode() if m else real
+    disasm = nvdisasm()
+    with sandbox.compile_lock(f"nvcc:{arch}", session=session, on_wait=on_wait):
+        root = Path(tempfile.mkdtemp(prefix="rb_nvcc_"))
+        try:
+            job = root / "src"
+            job.mkdir()
+            (job / "kernel.cu").write_text(code, encoding="utf-8", errors="surrogatepass")
+            script = (f"{real} -arch={arch} -cubin -Xptxas -v -o kernel.cubin kernel.cu && "
+                      + (f"{disasm} -c kernel.cubin > kernel.sass" if disasm else "true"))
+            run = sandbox.run(["/usr/bin/sh", "-c", script], job, env={"PATH": "/usr/bin:/bin", "HOME": "/src",
+                                                                       "LANG": "C", "TMPDIR": "/tmp"},
+                              ro_binds=_binds() if disasm and use_sandbox else (), sandbox=use_sandbox)
+            if run.timed_out:
+                raise CompileTimedOut(seconds=max(1, round(sandbox.WALL_S)))
+            sass = (job / "kernel.sass").read_text(errors="replace") if (job / "kernel.sass").is_file() else ""
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    info = parse_ptxas(run.stderr)
+    per_fn = split_sass(sass)
+    kernels = []
+    for name, v in info.items():
+        code_cls = classify(per_fn.get(name, ""), "sass")
+        kernels.append(NvKernel(name, short_name(name), v["regs"], v["smem"], v["frame"], v["spills"],
+                                code_cls.classes, code_cls.mma))
+    messages = "\n".join(ln for ln in run.stderr.splitlines() if not ln.startswith(("ptxas info", "    ")))
+    res = NvResult(arch, run.returncode == 0, nvcc_version(), messages[-4000:], kernels, run.seconds, run.sandboxed)
+    _nv_cache[key] = res
+    return res
