@@ -44,6 +44,11 @@ class Target:
     def unified_agprs(self) -> bool:
         return self.agprs > 0 and self.agprs == self.vgprs.get(64)
 
+    @property
+    def clang15_known(self) -> bool:
+        """Whether ROCm 5.2's clang 15 knows this target (the table's note says when it does not)."""
+        return not self.notes.startswith("clang 15 (ROCm 5.2) does not know")
+
     def for_compiler(self, compiler: str) -> Target:
         """The budgets the given compiler's occupancy model uses ("hipcc"/"clang15" or "clang22")."""
         if compiler not in ("clang22",) or not self.llvm22 or self.model == "clang22":

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -40,6 +41,19 @@ SANDBOX_PY = "/opt/py"  # not used as a path: the interpreter is bound at its ow
 SANDBOX_CHILD = "/opt/rbchild"
 STAGE_CAP = 256 * 1024  # characters kept per IR / assembly stage
 CACHE_SIZE = 32
+# matrix-core instructions in AMDGCN, PTX and SASS (the page marks their lines)
+MATRIX_RE = re.compile(r"\b(v_mfma\w*|v_smfmac\w*|v_wmma\w*|v_swmmac\w*|wgmma\.mma_async[\w.]*|mma\.sync[\w.]*|"
+                       r"HGMMA[\w.]*|HMMA[\w.]*)")
+
+
+def excerpt(text: str, lines: int) -> str:
+    """At most `lines` lines of a listing: from a little before its first matrix-core instruction, if any."""
+    all_lines = text.splitlines()
+    if len(all_lines) <= lines:
+        return text
+    first = next((i for i, ln in enumerate(all_lines) if MATRIX_RE.search(ln)), 0)
+    start = max(0, min(first - lines // 4, len(all_lines) - lines))
+    return "\n".join(all_lines[start:start + lines]) + "\n"
 NV_DEFAULT = "sm_90"
 
 
