@@ -65,6 +65,21 @@ def test_occupancy_equals_the_compilers_own_figure(batches):
     assert seen >= 50
 
 
+@needs_clang22
+def test_recorded_clang22_results_match(batches):
+    """data/compile_recorded/clang22/ (tools/record_compile.py --clang22) holds what clang 22 produces now."""
+    from rocm_bridge.compile import recorded
+    for key, results in batches.items():
+        rec = recorded.load_sub("clang22", key)
+        assert rec is not None, f"run python tools/record_compile.py --clang22 {key}"
+        assert rec["code_sha256"] == recorded.code_hash(examples.source(key)), "example changed: re-record it"
+        if rec["compiler"] != clang22.version():
+            pytest.skip(f"recorded with {rec['compiler']}: re-record")
+        for t in recorded.TARGETS22:
+            assert recorded.comparable(rec["results"][t]) == recorded.comparable(results[t].to_dict()), (key, t)
+            assert recorded.result22(key, t).recorded == rec["date"]
+
+
 _LDS_KERNELS = """#include <hip/hip_runtime.h>
 #define K(N, B) __global__ void __launch_bounds__(B) k_##N##_##B(float* o) { __shared__ float s[N / 4]; \\
     s[threadIdx.x % (N / 4)] = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = s[(threadIdx.x + 1) % (N / 4)]; }
