@@ -62,7 +62,8 @@ def test_occupancy_equals_the_compilers_own_figure(batches):
                 assert k.compiler_occupancy is not None, (key, t, k.name)
                 assert k.occupancy["waves_per_simd"] == k.compiler_occupancy, (key, t, k.display, k.to_dict())
                 seen += 1
-    assert seen >= 50
+    compiling = sum(1 for key in batches if examples.expected_to_compile(key))
+    assert seen >= compiling * len(TARGETS)  # at least one kernel per compiling example and target
 
 
 @needs_clang22
