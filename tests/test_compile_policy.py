@@ -5,10 +5,14 @@ starts; that the forms are real is shown by clang 22 itself with the policy off 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from rocm_bridge.compile import clang22, examples, policy
 from rocm_bridge.compile.engine import compile_code
+
+CI = os.environ.get("CI") == "true"  # CI installs every part: a missing one fails there, never skips
 
 ATTACKS = {
     "after_block_comment": ('/* note */ #include "/etc/passwd"\n', "include_path"),
@@ -62,7 +66,7 @@ def test_c_string_escapes():
     assert policy.decode_c_string(r"\u0062") == "b"
 
 
-needs_clang22 = pytest.mark.skipif(not clang22.available(), reason="ziglang wheel missing (requirements.txt)")
+needs_clang22 = pytest.mark.skipif(not clang22.available() and not CI, reason="ziglang wheel missing (requirements.txt)")
 
 
 @needs_clang22

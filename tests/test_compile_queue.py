@@ -43,9 +43,8 @@ def test_first_come_first_served_with_positions():
 
 def test_one_ticket_per_session():
     line = q.FairQueue()
-    with line.turn("x", session="s1"), pytest.raises(CompileQueued):
-        with line.turn("y", session="s1"):
-            pass
+    with line.turn("x", session="s1"), pytest.raises(CompileQueued), line.turn("y", session="s1"):
+        pass
     with line.turn("z", session="s1"):  # free again afterwards
         pass
 
@@ -56,9 +55,8 @@ def test_quota_per_session(monkeypatch):
     for _ in range(3):
         with line.turn("x", session="greedy"):
             pass
-    with pytest.raises(CompileQuota) as err:
-        with line.turn("x", session="greedy"):
-            pass
+    with pytest.raises(CompileQuota) as err, line.turn("x", session="greedy"):
+        pass
     assert 1 <= err.value.params["wait"] <= q.QUOTA_WINDOW_S
     with line.turn("x", session="other"):  # another visitor is not affected
         pass
@@ -73,9 +71,8 @@ def test_bounded_line_and_wait(monkeypatch):
     with line.turn("holder"):
         th = _waiter(line, "a", order, {})
         time.sleep(0.1)
-        with pytest.raises(CompileBusy):  # the line is full
-            with line.turn("x", session="b"):
-                pass
+        with pytest.raises(CompileBusy), line.turn("x", session="b"):  # the line is full
+            pass
     th.join(10)
     assert order == ["a"] and not line.is_busy()
 
@@ -84,8 +81,7 @@ def test_a_ticket_waits_at_most_its_limit():
     line = q.FairQueue()
     with line.turn("holder"):
         t0 = time.monotonic()
-        with pytest.raises(CompileBusy):
-            with line.turn("x", wait_s=0.3):
-                pass
+        with pytest.raises(CompileBusy), line.turn("x", wait_s=0.3):
+            pass
         assert 0.3 <= time.monotonic() - t0 < 3
         assert line.waiting() == 0  # the ticket that gave up left the line

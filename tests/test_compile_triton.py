@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,10 @@ from rocm_bridge.compile.errors import CompileTimedOut, CompileTimedOutBefore
 from rocm_bridge.compile.occupancy import waves_by_lds
 from rocm_bridge.compile.targets import target
 
+CI = os.environ.get("CI") == "true"  # CI installs every part: a missing one fails there, never skips
+
 ROOT = Path(__file__).resolve().parent.parent
-needs_triton = pytest.mark.skipif(not triton_lab.available(), reason="triton not installed (requirements.txt pins it)")
+needs_triton = pytest.mark.skipif(not triton_lab.available() and not CI, reason="triton not installed (requirements.txt pins it)")
 
 
 @pytest.fixture(scope="module")
