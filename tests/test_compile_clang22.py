@@ -57,6 +57,13 @@ def test_every_example_compiles_for_every_target(batches):
 
 
 @needs_clang22
+def test_the_hip_mfma_example_uses_the_matrix_cores_of_cdna3_and_cdna4(batches):
+    for t in TARGETS:
+        counts = batches["mfma_tile"][t].kernel_asm()[0].counts()
+        assert (counts.get("mfma", 0) > 0) == (t in ("gfx90a", "gfx942", "gfx950")), (t, counts)
+
+
+@needs_clang22
 def test_occupancy_equals_the_compilers_own_figure(batches):
     seen = 0
     for key, results in batches.items():
