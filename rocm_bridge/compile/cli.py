@@ -17,8 +17,9 @@ from pathlib import Path
 
 from rocm_bridge.i18n import cli_lang, t
 
-HELP = ("Compile HIP source for an AMD GPU target with the installed hipcc: diagnostics with explanations, "
-        "VGPRs / AGPRs / SGPRs / LDS / scratch per kernel, occupancy and which limit binds, device assembly.")
+HELP = ("Compile HIP source for an AMD GPU target with ROCm 5.2's hipcc or clang 22 (the current LLVM): diagnostics "
+        "with explanations, VGPRs / AGPRs / SGPRs / LDS / scratch per kernel, occupancy and which limit binds, "
+        "instruction classes, device assembly. A .py file is a Triton kernel, compiled for AMD and NVIDIA targets.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

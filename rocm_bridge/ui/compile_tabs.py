@@ -11,6 +11,7 @@ from rocm_bridge import i18n
 from rocm_bridge.compile import examples, recorded, triton_lab
 from rocm_bridge.compile.errors import CompileDisabled, CompilerMissing, NvccMissing, TritonMissing
 from rocm_bridge.errors import RocmBridgeError
+from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.compile_view import queue_notice, session_id, target_choices
 from rocm_bridge.ui.state import push_url, url_state
@@ -70,9 +71,9 @@ def show_triton(r, amd: str, nv: str) -> None:
         st.warning(tr("compile.page.recorded", date=r.recorded, compiler=f"Triton {r.triton}"),
                    icon=":material/history:")
     if r.error:
-        st.error(tr("compile.err.triton", reason=r.error), icon=":material/error:")
+        st.error(tr("compile.err.triton", reason=md_escape(r.error)), icon=":material/error:")
         return
-    st.caption(tr("compile.triton.summary", version=r.triton, kernel=r.kernel, seconds=r.seconds))
+    st.caption(tr("compile.triton.summary", version=r.triton, kernel=md_escape(r.kernel), seconds=r.seconds))
     shown = [t for t in r.targets if t.arch in (amd, nv)] or r.targets
     cols = st.columns(len(shown))
     for col, t in zip(cols, shown, strict=True):
@@ -84,7 +85,7 @@ def show_triton(r, amd: str, nv: str) -> None:
 def _triton_column(t) -> None:
     st.markdown(f"**{t.arch}** · {'AMD' if t.backend == 'hip' else 'NVIDIA'} · wave/warp {t.warp_size}")
     if not t.ok:
-        st.error(tr("compile.triton.failed", arch=t.arch, error=t.error[-600:]))
+        st.error(tr("compile.triton.failed", arch=t.arch, error=md_escape(t.error[-600:])))
         return
     m1, m2, m3 = st.columns(3)
     if t.backend == "hip":
@@ -149,14 +150,14 @@ def show_twin(d: dict, stamp: str = "") -> None:
     if stamp:
         st.warning(stamp, icon=":material/history:")
     if not d["amd_ok"]:
-        st.error(tr("compile.twin.amd_failed", errors="; ".join(d["amd_errors"][:3])))
+        st.error(tr("compile.twin.amd_failed", errors=md_escape("; ".join(d["amd_errors"][:3]))))
     if not d["nv_ok"]:
-        st.error(tr("compile.twin.nv_failed", errors=d["nv_messages"][-400:]))
+        st.error(tr("compile.twin.nv_failed", errors=md_escape(d["nv_messages"][-400:])))
     amd_head = f"AMD gfx942 · {d['amd_compiler']}"
     nv_head = f"NVIDIA sm_90 · {d['nv_compiler']}"
     for row in d["rows"]:
         a, n = row["amd"], row["nv"]
-        st.markdown(f"**{row['kernel']}**")
+        st.markdown(f"**{md_escape(row['kernel'])}**")
 
         def cell(side: dict, k: str):
             return side.get(k, "-") if side else "-"
