@@ -58,3 +58,17 @@ def test_ptxas_and_sass_parsing():
             "        /*0020*/                   STS [R0], R2 ;\n")
     code = nvidia.classify(nvidia.split_sass(sass)["_Z1kPf"], "sass")
     assert code.classes == {"global": 1, "mma": 1, "shared": 1} and code.mma == {"HGMMA.64x128x16": 1}
+
+
+@needs_both
+def test_nvcc_timeout_is_remembered(monkeypatch):
+    from rocm_bridge.compile import sandbox
+    from rocm_bridge.compile.errors import CompileTimedOut, CompileTimedOutBefore
+    from rocm_bridge.compile.twin import cuda_source
+    code = cuda_source("vector_add") + "\n// timeout test\n"
+    monkeypatch.setattr(sandbox, "WALL_S", 0.05)
+    with pytest.raises(CompileTimedOut):
+        nvidia.compile_cuda(code, "sm_90")
+    monkeypatch.setattr(sandbox, "WALL_S", 60.0)
+    with pytest.raises(CompileTimedOutBefore):
+        nvidia.compile_cuda(code, "sm_90")

@@ -256,6 +256,10 @@ def compile_cuda(code: str, arch: str = "sm_90", *, session: str | None = None, 
     refused = policy.check(code)
     if refused:
         return NvResult(arch, False, nvcc_version(), "\n".join(f"{r.line}: {r.rule}" for r in refused))
+    from rocm_bridge.compile.engine import remember_timeout, timed_out_before
+    from rocm_bridge.compile.errors import CompileTimedOutBefore
+    if timed_out_before(code, "nvcc") is not None:
+        raise CompileTimedOutBefore(seconds=max(1, round(sandbox.WALL_S)))
     use_sandbox = sandbox.sandbox_works()
     if not use_sandbox and not allow_unsandboxed:
         raise NoSandbox()
@@ -278,6 +282,7 @@ def compile_cuda(code: str, arch: str = "sm_90", *, session: str | None = None, 
                                                                        "LANG": "C", "TMPDIR": "/tmp"},
                               ro_binds=_binds() if disasm and use_sandbox else (), sandbox=use_sandbox)
             if run.timed_out:
+                remember_timeout(code, "nvcc", run.seconds)
                 raise CompileTimedOut(seconds=max(1, round(sandbox.WALL_S)))
             sass = (job / "kernel.sass").read_text(errors="replace") if (job / "kernel.sass").is_file() else ""
         finally:
