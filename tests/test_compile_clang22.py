@@ -91,6 +91,17 @@ def test_recorded_clang22_results_match(batches):
             assert recorded.result22(key, t).recorded == rec["date"]
 
 
+@needs_clang22
+def test_every_other_table_target_agrees_with_the_compiler():
+    """The remaining rows of data/amdgpu_targets.csv clang 22 knows (gfx906, gfx908, gfx1030, gfx1101, gfx1102,
+    gfx1200...): one process, the register-bound example, the lab's occupancy equal to the compiler's."""
+    others = [t for t in clang22.supported_targets() if t not in TARGETS]
+    assert {"gfx906", "gfx908", "gfx1030", "gfx1200"} <= set(others)
+    for t, r in compile_batch(examples.source("register_heavy"), others).items():
+        k = r.kernels[0]
+        assert k.occupancy["waves_per_simd"] == k.compiler_occupancy, (t, k.to_dict())
+
+
 _LDS_KERNELS = """#include <hip/hip_runtime.h>
 #define K(N, B) __global__ void __launch_bounds__(B) k_##N##_##B(float* o) { __shared__ float s[N / 4]; \\
     s[threadIdx.x % (N / 4)] = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = s[(threadIdx.x + 1) % (N / 4)]; }
