@@ -53,8 +53,12 @@ def triton_tab() -> None:
     if st.button(tr("compile.triton.compile"), key="tr_go", type="primary", icon=":material/build:"):
         result = None
         try:
-            with st.spinner(tr("compile.triton.compiling", amd=amd, nv=nv)):
-                result = triton_lab.compile_triton(code, amd, nv, session=session_id(), on_wait=queue_notice())
+            notice = queue_notice()
+            try:
+                with st.spinner(tr("compile.triton.compiling", amd=amd, nv=nv)):
+                    result = triton_lab.compile_triton(code, amd, nv, session=session_id(), on_wait=notice)
+            finally:
+                notice.clear()
         except _MISSING as err:
             show_error(err)
             result = _triton_recorded(code)

@@ -54,10 +54,17 @@ def session_id() -> str | None:
     return ctx.session_id if ctx else None
 
 
-def queue_notice():
-    """An on_wait callback that shows this session's place in the lab's line."""
-    box = st.empty()
-    return lambda pos: box.info(tr("compile.page.queue", n=pos), icon=":material/hourglass_top:")
+class queue_notice:  # noqa: N801 (used like a function: on_wait=queue_notice())
+    """An on_wait callback that shows this session's place in the lab's line; clear() removes it."""
+
+    def __init__(self) -> None:
+        self.box = st.empty()
+
+    def __call__(self, pos: int) -> None:
+        self.box.info(tr("compile.page.queue", n=pos), icon=":material/hourglass_top:")
+
+    def clear(self) -> None:
+        self.box.empty()
 
 
 def _fmt_target(name: str) -> str:
@@ -90,9 +97,13 @@ def run_compile(code: str, target: str, wave: int, key_prefix: str, example: str
                 compiler: str = "hipcc"):
     """Compile (or fetch the recorded result when there is no compiler); errors are shown, never raised."""
     try:
-        with st.spinner(tr("compile.page.compiling", target=target)):
-            return eng.compile_code(code, target, wave, compiler=compiler, session=session_id(),
-                                    on_wait=queue_notice())
+        notice = queue_notice()
+        try:
+            with st.spinner(tr("compile.page.compiling", target=target)):
+                return eng.compile_code(code, target, wave, compiler=compiler, session=session_id(),
+                                        on_wait=notice)
+        finally:
+            notice.clear()
     except (eng.NoSandbox, *_no_compiler_errors()) as err:
         show_error(err)
         if isinstance(err, eng.NoSandbox):
