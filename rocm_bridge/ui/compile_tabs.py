@@ -5,6 +5,8 @@ date (data/compile_recorded/triton, data/compile_recorded/twin)."""
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from rocm_bridge import i18n
@@ -77,7 +79,7 @@ def show_triton(r, amd: str, nv: str) -> None:
     if r.error:
         st.error(tr("compile.err.triton", reason=md_escape(r.error)), icon=":material/error:")
         return
-    st.caption(tr("compile.triton.summary", version=r.triton, kernel=md_escape(r.kernel), seconds=r.seconds))
+    st.caption(tr("compile.triton.summary", version=r.triton, kernel=re.sub(r"\W", "", r.kernel), seconds=r.seconds))
     shown = [t for t in r.targets if t.arch in (amd, nv)] or r.targets
     cols = st.columns(len(shown))
     for col, t in zip(cols, shown, strict=True):
