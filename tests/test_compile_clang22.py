@@ -221,6 +221,8 @@ def test_cases_agree_with_hipify_lint(case):
     if case["lint_rule"]:
         assert (case["lint_rule"], int(case["lint_line"])) in found
     assert (ROOT / "content" / "en" / f"{case['chapter']}.md").is_file()
+    from rocm_bridge.i18n import t
+    assert t(f"compile.cases.r7.{case['case']}", "zh") and t(f"compile.cases.r7.{case['case']}", "en")
 
 
 # --- CLI ---------------------------------------------------------------------------------------------------

@@ -316,7 +316,32 @@ def render_hip() -> None:
         st.session_state["cl_code"] = examples.source(example)
         st.session_state["cl_loaded"] = example
     code = st.text_area(tr("compile.page.code"), key="cl_code", height=360, max_chars=eng.policy.MAX_CODE_BYTES)
+    cases_table(example)
     compile_panel(code, "cl", example)
+
+
+def _said(value: str) -> str:
+    """'warning:lane_mask_32' -> 'warning: A 32-bit lane mask'; 'ok' -> 'compiles'."""
+    if value == "ok":
+        return tr("compile.cases.ok")
+    sev, _, explain = value.partition(":")
+    return f"{sev}: {tr(f'compile.explain.{explain}.title', name='__shfl_down_sync')}" if explain else sev
+
+
+def cases_table(example: str) -> None:
+    """For an example of data/compile_cases.csv: what each tool says about it, one row per case."""
+    from rocm_bridge.data import read_csv
+    rows = [c for c in read_csv("compile_cases.csv") if c["lab_example"] == example]
+    if not rows:
+        return
+    with st.expander(tr("compile.cases.title"), expanded=False, icon=":material/compare_arrows:"):
+        st.dataframe([{tr("compile.cases.line"): int(c["line"]),
+                       tr("compile.cases.lint"): c["lint_rule"] or tr("compile.cases.none"),
+                       tr("compile.cases.hipcc"): f"{_said(c['hipcc_5_2_gfx90a'])} / {_said(c['hipcc_5_2_gfx1100'])}",
+                       tr("compile.cases.clang22"): f"{_said(c['clang22_gfx942'])} / {_said(c['clang22_gfx1201'])}",
+                       tr("compile.cases.rocm7_col"): tr(f"compile.cases.r7.{c['case']}")} for c in rows],
+                     hide_index=True, width="stretch")
+        st.caption(tr("compile.cases.chapter"))
 
 
 def render_page() -> None:

@@ -120,3 +120,13 @@ def test_twin_tab_in_chinese_from_the_recording(app_test, monkeypatch):
     text = t.to_string()
     assert "AMD gfx942" in " ".join(t.columns) and "NVIDIA sm_90" in " ".join(t.columns)
     assert "2048" in text and i18n.t("compile.twin.m.registers", "zh") in text
+
+
+def test_the_cases_table_tells_one_story(app_test):
+    at = app_test(PAGE, cl_ex="broken_warp_size")
+    assert any(e.label == i18n.t("compile.cases.title", "en") for e in at.expander)
+    table = next(df.value for df in at.dataframe if i18n.t("compile.cases.rocm7_col", "en") in df.value.columns)
+    row = table.iloc[0]
+    assert row[i18n.t("compile.cases.line", "en")] == 4
+    assert row[i18n.t("compile.cases.clang22", "en")].endswith("/ " + i18n.t("compile.cases.ok", "en"))
+    assert row[i18n.t("compile.cases.rocm7_col", "en")] == i18n.t("compile.cases.r7.warp_size_const", "en")
