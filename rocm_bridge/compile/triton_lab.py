@@ -219,16 +219,17 @@ def _stages(t: TritonTarget, res: dict) -> None:
 
 
 def _binds() -> tuple[tuple[str, str], ...]:
-    prefix = os.path.realpath(sys.prefix)
-    out = [(prefix, prefix), (str(CHILD.parent), SANDBOX_CHILD)]
-    base = os.path.realpath(sys.base_prefix)
-    if base != prefix:
-        out.append((base, base))
+    """Read-only: the Python installation (a virtual environment and its base interpreter) and the child."""
+    out = [(str(CHILD.parent), SANDBOX_CHILD)]
+    for p in {sys.prefix, os.path.realpath(sys.prefix), sys.base_prefix, os.path.realpath(sys.base_prefix)}:
+        out.append((p, p))
     return tuple(out)
 
 
 def _python() -> str:
-    return os.path.realpath(sys.executable)
+    """The interpreter as invoked, not resolved: in a virtual environment its bin/python is a link to the base
+    interpreter, and only the link's own path makes Python find the environment's pyvenv.cfg (and triton)."""
+    return os.path.abspath(sys.executable)
 
 
 def compile_triton(code: str, amd: str = "gfx942", nvidia: str | None = NV_DEFAULT, kernel: str = "", *,
