@@ -18,7 +18,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("rocm_bridge.doctor.cli", "diagnose this machine's ROCm / CUDA + TensorFlow install"),
     "bench": ("rocm_bridge.live.cli", "run the GPU benchmark suite headless (matmul, transfer, dispatch, ...)"),
     "coverage": ("rocm_bridge.coverage.cli", "which ops of a TensorFlow model have ROCm / CUDA GPU kernels"),
-    "compile": ("rocm_bridge.compile.cli", "compile HIP for an AMD target: diagnostics, registers, LDS, occupancy, ISA"),
+    "compile": ("rocm_bridge.compile.cli", "compile HIP (hipcc 5.2 or clang 22) or a Triton kernel for AMD / NVIDIA "
+                "targets: diagnostics, registers, LDS, occupancy, ISA"),
     "wavefront": ("rocm_bridge.wavefront.cli", "lanes a lane mask leaves dark on a wave64, LDS bank conflicts per stride"),
     "search": ("rocm_bridge.course.search_cli", "search the chapters, glossary, quiz and the CUDA -> HIP mapping table"),
     "classroom": ("rocm_bridge.classroom.cli", "classes: migrate the schema, create a class, export or delete its data"),

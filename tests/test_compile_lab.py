@@ -15,7 +15,7 @@ import pytest
 
 from rocm_bridge.compile import examples, policy, sandbox, toolchain
 from rocm_bridge.compile.engine import compile_code, with_launch_bounds
-from rocm_bridge.compile.errors import CompileBusy
+from rocm_bridge.compile.errors import CompileQueued
 from rocm_bridge.compile.occupancy import occupancy
 from rocm_bridge.compile.targets import target
 
@@ -253,10 +253,21 @@ def test_sandbox_has_no_network_home_or_server_files():
 
 
 @needs_hipcc
-def test_one_compile_at_a_time():
-    with sandbox.compile_lock("held by the test"), pytest.raises(CompileBusy):
-        compile_code("__global__ void k() {}\n", "gfx90a", use_cache=False)
-    assert not sandbox.is_busy()
+def test_one_compile_at_a_time_the_next_waits_its_turn():
+    import threading
+    positions: list[int] = []
+    out: list[object] = []
+    with sandbox.compile_lock("held by the test"):
+        th = threading.Thread(target=lambda: out.append(compile_code("__global__ void k() {}\n", "gfx90a",
+                                                                     use_cache=False, session="s1",
+                                                                     on_wait=positions.append)))
+        th.start()
+        th.join(1.0)
+        assert th.is_alive() and positions == [1] and not out  # waiting, told its place in line
+        with pytest.raises(CompileQueued):  # the same session cannot queue a second compile
+            compile_code("__global__ void k2() {}\n", "gfx90a", use_cache=False, session="s1")
+    th.join(120)
+    assert out and out[0].ok and not sandbox.is_busy()
 
 
 @needs_hipcc

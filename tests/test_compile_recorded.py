@@ -50,3 +50,29 @@ def test_recorded_matches_the_current_compiler(key, current):
         pytest.skip(f"recorded with {rec['compiler']}, this machine has {toolchain.version()}: re-record")
     for t, _w in recorded.TARGETS:
         assert current[(key, t)] == recorded.comparable(rec["results"][t]), (key, t)
+
+
+# --- issue 24: clang 22, Triton and the twin, recorded for servers without them --------------------------------
+
+def test_triton_examples_are_recorded_with_compiler_and_date():
+    from rocm_bridge.compile import triton_lab
+    for key in triton_lab.EXAMPLES:
+        rec = recorded.load_sub("triton", key)
+        assert rec is not None, f"run python tools/record_compile.py --triton ({key})"
+        assert rec["compiler"].startswith("Triton 3.") and rec["date"][:2] == "20"
+        assert rec["code_sha256"] == recorded.code_hash(triton_lab.example_source(key)), "re-record it"
+        r = recorded.triton_result(key)
+        assert r.recorded == rec["date"] and {t.arch for t in r.targets} >= {"gfx942", "sm_90", "gfx950", "gfx1201"}
+        assert all(t.ok and t.stages for t in r.targets)
+    mm = recorded.triton_result("matmul_bf16")
+    assert any(k.startswith("v_mfma") for k in mm.target("gfx942").matrix)
+    assert any(k.startswith("v_mfma") for k in mm.target("gfx950").matrix)
+    assert any(k.startswith("wgmma") for k in mm.target("sm_90").matrix)
+
+
+def test_every_hipify_example_has_a_recorded_twin():
+    for key in examples.hipify_examples():
+        rec = recorded.load_sub("twin", key)
+        assert rec is not None and rec["nvcc"].startswith("nvcc ") and "clang 22" in rec["compiler"]
+        tw = rec["twin"]
+        assert tw["example"] == key and (tw["rows"] or not tw["nv_ok"])

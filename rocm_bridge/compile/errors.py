@@ -27,3 +27,30 @@ class CompileTimedOut(TimedOut):
 
 class CodeTooLarge(InvalidInput):
     key = "compile.err.too_large"
+
+
+class CompileQueued(Busy):
+    """This session already has a compile waiting or running."""
+    key = "compile.err.queued"
+
+
+class CompileQuota(Busy):
+    key = "compile.err.quota"
+
+
+class CompileTimedOutBefore(TimedOut):
+    """The same source timed out before: it does not take the lab's turn again."""
+    key = "compile.err.timeout_remembered"
+
+
+class TritonMissing(RocmBridgeError, RuntimeError):
+    key = "compile.err.no_triton"
+
+
+class TritonError(InvalidInput):
+    """The Triton kernel could not be loaded or compiled (the message says why)."""
+    key = "compile.err.triton"
+
+
+class NvccMissing(RocmBridgeError, RuntimeError):
+    key = "compile.err.no_nvcc"

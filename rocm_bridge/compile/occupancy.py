@@ -12,6 +12,12 @@ output):
   times the waves of one workgroup. LLVM 15 compares that per-CU wave count with the per-SIMD limit without
   spreading it over the SIMDs (its own FIXME); later LLVM divides by the SIMDs per CU. `spread_lds=True` gives
   that hardware-style estimate.
+
+For clang 22 (`target(name, "clang22")`, the current LLVM) the LDS limit follows LLVM 22's
+AMDGPUSubtarget::getOccupancyWithWorkGroupSizes: workgroups per CU are limited by LDS and by the barrier slots
+(16, or 32 per WGP on RDNA), the waves of the largest and smallest allowed workgroup size are compared, and the
+per-CU waves are spread over the SIMDs (rounded up). RDNA counts 128 KiB of LDS per WGP there. Checked against
+the compiler's own `; Occupancy` figure on every example (tests/test_compile_clang22.py).
 """
 
 from __future__ import annotations
@@ -73,8 +79,32 @@ def workgroups_per_cu_slots(waves_per_group: int) -> int:
     return min(40 // waves_per_group, 16)
 
 
+def _llvm22_waves_by_lds(t: Target, wave: int, lds_bytes: int, block_size: int, min_block: int = 1) -> int:
+    groups_lds = t.lds_per_cu_bytes // max(lds_bytes, 1)
+    if groups_lds == 0:
+        return 1
+    slots = t.max_waves_per_simd * t.simds_per_cu
+
+    def props(size: int) -> tuple[int, int, int]:
+        per_group = -(-size // wave)
+        groups = min(slots if per_group == 1 else min(slots // per_group, t.barriers_per_cu), groups_lds)
+        return per_group, groups, per_group * groups
+
+    min_per_wg, max_wgs, max_waves = props(min_block)
+    max_per_wg, min_wgs, min_waves = props(block_size)
+    if min_waves >= max_waves:
+        min_waves, max_waves = max_waves, min_waves
+    else:
+        leftover = slots - max_wgs * min_per_wg
+        if leftover // max_wgs:
+            max_waves += max_wgs * min(leftover // max_wgs, max_per_wg - min_per_wg)
+    return min(max(-(-max_waves // t.simds_per_cu), 1), t.max_waves_per_simd)
+
+
 def waves_by_lds(t: Target, wave: int, lds_bytes: int, block_size: int, spread_lds: bool = False) -> int:
     wave = t.wave(wave)
+    if t.model == "clang22":
+        return _llvm22_waves_by_lds(t, wave, lds_bytes, block_size)
     groups = t.lds_per_cu_bytes // (lds_bytes or 1)
     if groups == 0:
         return 1

@@ -58,3 +58,48 @@ def write(entry: dict) -> Path:
     p = path(entry["example"])
     p.write_text(json.dumps(entry, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return p
+
+
+# --- clang 22, Triton and the NVIDIA twin (issue 24): data/compile_recorded/{clang22,triton,twin}/<key>.json ----
+
+TARGETS22 = ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201")  # each at its default wave size
+SUBDIRS = ("clang22", "triton", "twin")
+
+
+def sub_path(kind: str, key: str) -> Path:
+    if kind not in SUBDIRS:
+        raise ValueError(kind)
+    return DIR / kind / f"{key}.json"
+
+
+@cache
+def load_sub(kind: str, key: str) -> dict | None:
+    p = sub_path(kind, key)
+    return json.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
+
+
+def write_sub(kind: str, key: str, entry: dict) -> Path:
+    p = sub_path(kind, key)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(entry, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return p
+
+
+def result22(key: str, target: str) -> CompileResult | None:
+    """The clang 22 result recorded for an example and target (None when not recorded)."""
+    rec = load_sub("clang22", key)
+    if not rec or target not in rec["results"]:
+        return None
+    d = dict(rec["results"][target])
+    d["recorded"] = rec["date"]
+    return CompileResult.from_dict(d)
+
+
+def triton_result(key: str):
+    from rocm_bridge.compile.triton_lab import TritonResult
+    rec = load_sub("triton", key)
+    if not rec:
+        return None
+    r = TritonResult.from_dict(rec["result"])
+    r.recorded = rec["date"]
+    return r

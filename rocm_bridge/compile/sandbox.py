@@ -20,8 +20,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from rocm_bridge.compile.errors import CompileBusy
-from rocm_bridge.exclusive import OneAtATime
+from rocm_bridge.compile.queue import LAB
 
 WALL_S = float(os.environ.get("ROCM_BRIDGE_COMPILE_TIMEOUT", "60"))
 CPU_S = 90
@@ -30,14 +29,13 @@ FILE_BYTES = 64 * 1024 ** 2
 OUTPUT_CAP = 2 * 1024 ** 2  # bytes of compiler messages kept
 NICE = 10
 
-_COMPILE = OneAtATime(lambda held_s: CompileBusy(since=held_s))
-is_busy = _COMPILE.is_busy
-holder = _COMPILE.holder
+is_busy = LAB.is_busy
+holder = LAB.holder
 
 
-def compile_lock(label: str = "compile"):
-    """One compile at a time per server; a second caller gets CompileBusy at once (the page says so)."""
-    return _COMPILE.hold(label)
+def compile_lock(label: str = "compile", session: str | None = None, on_wait=None, wait_s: float | None = None):
+    """One compile at a time per server, the others wait their turn in line (rocm_bridge.compile.queue)."""
+    return LAB.turn(label, session=session, on_wait=on_wait, wait_s=wait_s)
 
 
 def bwrap() -> str | None:

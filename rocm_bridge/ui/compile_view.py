@@ -7,8 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from rocm_bridge import i18n
+from rocm_bridge.compile import clang22, examples, recorded, toolchain
 from rocm_bridge.compile import engine as eng
-from rocm_bridge.compile import examples, recorded, toolchain
 from rocm_bridge.compile.isa import CLASSES
 from rocm_bridge.compile.occupancy import LIMITS, occupancy, waves_by_vgprs
 from rocm_bridge.compile.targets import target as get_target
@@ -23,11 +23,48 @@ CLASS_IDS = tuple(c for c, _ in CLASSES)
 BLOCKS = (64, 128, 192, 256, 384, 512, 768, 1024)
 
 
-def target_choices() -> list[str]:
-    """What the installed compiler supports; the recorded pair when there is none."""
+COMPILERS = ("hipcc", "clang22")
+
+
+def target_choices(compiler: str = "hipcc") -> list[str]:
+    """What the chosen compiler supports; the recorded targets when it is not installed."""
+    if compiler == "clang22":
+        return (clang22.supported_targets() if clang22.available() else []) or list(recorded.TARGETS22)
     if toolchain.available():
         return toolchain.supported_targets() or [t for t, _ in recorded.TARGETS]
     return [t for t, _ in recorded.TARGETS]
+
+
+def compiler_picker(key_prefix: str) -> str:
+    """hipcc 5.2 (API level) or clang 22 (ISA level); in the URL as <prefix>_cc."""
+    key = f"{key_prefix}_cc"
+    url_state(key, "hipcc", valid=list(COMPILERS))
+    lg = lang()
+    choice = st.segmented_control(tr("compile.page.compiler"), list(COMPILERS), key=key, required=True,
+                                  format_func=lambda c: i18n.t(f"compile.page.compiler_{c}", lg)) or "hipcc"
+    push_url(key)
+    st.caption(tr(f"compile.page.level_{choice}"))
+    return choice
+
+
+def session_id() -> str | None:
+    """This browser session's id (the lab's per-session quota), None outside a Streamlit run."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx else None
+
+
+class queue_notice:  # noqa: N801 (used like a function: on_wait=queue_notice())
+    """An on_wait callback that shows this session's place in the lab's line; clear() removes it."""
+
+    def __init__(self) -> None:
+        self.box = st.empty()
+
+    def __call__(self, pos: int) -> None:
+        self.box.info(tr("compile.page.queue", n=pos), icon=":material/hourglass_top:")
+
+    def clear(self) -> None:
+        self.box.empty()
 
 
 def _fmt_target(name: str) -> str:
@@ -35,10 +72,13 @@ def _fmt_target(name: str) -> str:
     return f"{name} · {t.products.split(';')[0][:48]}"
 
 
-def target_picker(key_prefix: str) -> tuple[str, int]:
-    choices = target_choices()
+def target_picker(key_prefix: str, compiler: str = "hipcc") -> tuple[str, int]:
+    choices = target_choices(compiler)
     tkey, wkey = f"{key_prefix}_target", f"{key_prefix}_wave"
-    url_state(tkey, "gfx90a" if "gfx90a" in choices else choices[0], valid=choices)
+    default = "gfx942" if compiler == "clang22" and "gfx942" in choices else "gfx90a"
+    url_state(tkey, default if default in choices else choices[0], valid=choices)
+    if st.session_state.get(tkey) not in choices:  # the other compiler's target: fall back to this one's default
+        st.session_state[tkey] = default if default in choices else choices[0]
     left, right = st.columns([2, 1])
     with left:
         name = st.selectbox(tr("compile.page.target"), choices, key=tkey, format_func=_fmt_target)
@@ -53,16 +93,22 @@ def target_picker(key_prefix: str) -> tuple[str, int]:
     return name, int(wave or t.default_wave)
 
 
-def run_compile(code: str, target: str, wave: int, key_prefix: str, example: str | None = None):
+def run_compile(code: str, target: str, wave: int, key_prefix: str, example: str | None = None,
+                compiler: str = "hipcc"):
     """Compile (or fetch the recorded result when there is no compiler); errors are shown, never raised."""
     try:
-        with st.spinner(tr("compile.page.compiling", target=target)):
-            return eng.compile_code(code, target, wave)
+        notice = queue_notice()
+        try:
+            with st.spinner(tr("compile.page.compiling", target=target)):
+                return eng.compile_code(code, target, wave, compiler=compiler, session=session_id(),
+                                        on_wait=notice)
+        finally:
+            notice.clear()
     except (eng.NoSandbox, *_no_compiler_errors()) as err:
         show_error(err)
         if isinstance(err, eng.NoSandbox):
             how_to_get()
-        return recorded_fallback(code, target, example)
+        return recorded_fallback(code, target, example, compiler)
     except RocmBridgeError as err:
         show_error(err)
         return None
@@ -78,13 +124,15 @@ def how_to_get() -> None:
             icon=":material/download:")
 
 
-def recorded_fallback(code: str, target: str, example: str | None):
+def recorded_fallback(code: str, target: str, example: str | None, compiler: str = "hipcc"):
     key = example if example in examples.all_keys() and examples.source(example) == code else None
     if key is None:
         key = next((k for k in examples.all_keys() if examples.source(k) == code), None)
     if key is None:
         st.caption(tr("compile.page.recorded_other"))
         return None
+    if compiler == "clang22":
+        return recorded.result22(key, target) or recorded.result22(key, recorded.TARGETS22[1])
     return recorded.result(key, target) or recorded.result(key, recorded.TARGETS[0][0])
 
 
@@ -179,11 +227,14 @@ def show_isa(result: eng.CompileResult, key_prefix: str) -> None:
     st.code(_listing(kernel, query, list(only or [])), language="asm", height=420)
 
 
-def side_by_side(code: str, key_prefix: str, example: str | None = None) -> None:
+PAIRS = {"hipcc": recorded.TARGETS, "clang22": (("gfx942", 64), ("gfx1201", 32))}
+
+
+def side_by_side(code: str, key_prefix: str, example: str | None = None, compiler: str = "hipcc") -> None:
     st.markdown(f"**{tr('compile.page.side_by_side')}**")
     state_key = f"{key_prefix}_sbs"
     if st.button(tr("compile.page.side_by_side_button"), key=f"{key_prefix}_sbs_btn"):
-        pair = [run_compile(code, t, w, key_prefix, example) for t, w in recorded.TARGETS]
+        pair = [run_compile(code, t, w, key_prefix, example, compiler) for t, w in PAIRS[compiler]]
         st.session_state[state_key] = (code, pair)
     saved = st.session_state.get(state_key)
     if not saved or saved[0] != code or not all(saved[1]):
@@ -207,7 +258,8 @@ def whatif(code: str, result: eng.CompileResult, key_prefix: str) -> None:
     st.caption(tr("compile.page.whatif_help"))
     block = st.select_slider(tr("compile.occ.block"), BLOCKS, value=256, key=f"{key_prefix}_wi_block")
     if st.button(tr("compile.page.whatif_run", n=block), key=f"{key_prefix}_wi_btn"):
-        res = run_compile(eng.with_launch_bounds(code, block), result.target, result.wave, key_prefix)
+        res = run_compile(eng.with_launch_bounds(code, block), result.target, result.wave, key_prefix,
+                          compiler=result.toolchain)
         if res is not None:
             st.session_state[f"{key_prefix}_wi_res"] = (code, block, res)
     saved = st.session_state.get(f"{key_prefix}_wi_res")
@@ -223,6 +275,8 @@ def show_result(code: str, result: eng.CompileResult, key_prefix: str, example: 
                   warnings=result.warnings, kernels=len(result.kernels), seconds=result.seconds,
                   compiler=result.compiler or "-")
                + (f" · {tr('compile.page.sandboxed')}" if result.sandboxed else ""))
+    level = tr("compile.page.level_isa" if result.toolchain == "clang22" else "compile.page.level_api")
+    st.caption(tr("compile.page.produced_by", compiler=result.compiler or result.toolchain, level=level))
     tab_d, tab_r, tab_i = st.tabs([tr("compile.page.tabs_diag"), tr("compile.page.tabs_res"),
                                    tr("compile.page.tabs_isa")])
     with tab_d:
@@ -233,24 +287,26 @@ def show_result(code: str, result: eng.CompileResult, key_prefix: str, example: 
             whatif(code, result, key_prefix)
     with tab_i:
         show_isa(result, key_prefix)
-        side_by_side(code, key_prefix, example)
+        side_by_side(code, key_prefix, example, result.toolchain)
     source_note(tr("compile.page.source"))
 
 
 def compile_panel(code: str, key_prefix: str, example: str | None = None) -> None:
-    """Target picker + Compile button + results, for any HIP text (the hipify page calls this on its output)."""
-    target, wave = target_picker(key_prefix)
-    if not toolchain.available():
+    """Compiler + target picker + Compile button + results, for any HIP text (the hipify page calls this on its
+    output)."""
+    compiler = compiler_picker(key_prefix)
+    target, wave = target_picker(key_prefix, compiler)
+    if compiler == "hipcc" and not toolchain.available():
         how_to_get()
     res_key = f"{key_prefix}_result"
     if st.button(tr("compile.page.compile"), key=f"{key_prefix}_go", type="primary", icon=":material/build:"):
-        st.session_state[res_key] = (code, run_compile(code, target, wave, key_prefix, example))
+        st.session_state[res_key] = (code, run_compile(code, target, wave, key_prefix, example, compiler))
     saved = st.session_state.get(res_key)
     if saved and saved[0] == code and saved[1] is not None:
         show_result(code, saved[1], key_prefix, example)
 
 
-def render_page() -> None:
+def render_hip() -> None:
     keys = examples.all_keys()
     url_state("cl_ex", keys[0], valid=keys)
     lg = lang()  # AppTest calls format_func outside the run: capture the language now
@@ -260,7 +316,45 @@ def render_page() -> None:
         st.session_state["cl_code"] = examples.source(example)
         st.session_state["cl_loaded"] = example
     code = st.text_area(tr("compile.page.code"), key="cl_code", height=360, max_chars=eng.policy.MAX_CODE_BYTES)
+    cases_table(example)
     compile_panel(code, "cl", example)
+
+
+def _said(value: str) -> str:
+    """'warning:lane_mask_32' -> 'warning: A 32-bit lane mask'; 'ok' -> 'compiles'."""
+    if value == "ok":
+        return tr("compile.cases.ok")
+    sev, _, explain = value.partition(":")
+    return f"{sev}: {tr(f'compile.explain.{explain}.title', name='__shfl_down_sync')}" if explain else sev
+
+
+def cases_table(example: str) -> None:
+    """For an example of data/compile_cases.csv: what each tool says about it, one row per case."""
+    from rocm_bridge.data import read_csv
+    rows = [c for c in read_csv("compile_cases.csv") if c["lab_example"] == example]
+    if not rows:
+        return
+    with st.expander(tr("compile.cases.title"), expanded=False, icon=":material/compare_arrows:"):
+        st.dataframe([{tr("compile.cases.line"): int(c["line"]),
+                       tr("compile.cases.lint"): c["lint_rule"] or tr("compile.cases.none"),
+                       tr("compile.cases.hipcc"): f"{_said(c['hipcc_5_2_gfx90a'])} / {_said(c['hipcc_5_2_gfx1100'])}",
+                       tr("compile.cases.clang22"): f"{_said(c['clang22_gfx942'])} / {_said(c['clang22_gfx1201'])}",
+                       tr("compile.cases.rocm7_col"): tr(f"compile.cases.r7.{c['case']}")} for c in rows],
+                     hide_index=True, width="stretch")
+        st.caption(tr("compile.cases.chapter"))
+
+
+def render_page() -> None:
+    """The lab: HIP (two compilers), Triton (AMD beside NVIDIA) and the NVIDIA twin of a hipify example."""
+    from rocm_bridge.ui.compile_tabs import triton_tab, twin_tab
+    tab_hip, tab_triton, tab_twin = st.tabs([tr("compile.page.tab_hip"), tr("compile.page.tab_triton"),
+                                             tr("compile.page.tab_twin")])
+    with tab_hip:
+        render_hip()
+    with tab_triton:
+        triton_tab()
+    with tab_twin:
+        twin_tab()
 
 
 def _example_label(key: str, lg: str) -> str:
@@ -282,6 +376,7 @@ def occupancy_widget(key_prefix: str = "occ", embedded: bool = False) -> None:
         name = st.selectbox(tr("compile.page.target"), names, index=names.index(d["target"]), key=f"{p}_t",
                             format_func=_fmt_target)
     t = get_target(name)
+    t = t if t.clang15_known else t.for_compiler("clang22")  # gfx942 / gfx950 / RDNA 4: the current LLVM's model
     with c2:
         wave = st.segmented_control(tr("compile.page.wave"), list(t.wave_sizes), default=t.default_wave,
                                     key=f"{p}_w_{name}", format_func=lambda w: f"wave{w}") or t.default_wave
