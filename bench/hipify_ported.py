@@ -77,8 +77,11 @@ PORT_CLASSES = {
     "simd_intrinsic": "a CUDA SIMD-in-a-word intrinsic HIP lacks (__vmaxs4, __vadd2 ...)",
     "warp_sync": "a _sync warp builtin ROCm 5.2 lacks (__shfl_*_sync, __syncwarp, __ballot_sync, __activemask)",
     "half_bf16": "half / bfloat16 types and conversions (__half2, bfloat16, a void-typed intrinsic assigned)",
+    "void_ptr_arg": "a T** passed where HIP 5.2 declares void** (CUDA's runtime adds a template overload; HIP "
+                    "5.2 has none for this call, e.g. hipHostAlloc)",
     "cuda12_signature": "a CUDA 12/13 signature the HIP call does not take (cudaMemPrefetchAsync with a "
                         "cudaMemLocation ...)",
+    "redefinition": "the program defines a function HIP's headers already declare (a float atomicMin ...)",
 }
 _SIMD = re.compile(r"'__v[a-z]+[24]'")
 _WARP_SYNC = re.compile(r"'(__\w+_sync|__syncwarp|__activemask)'")
@@ -87,16 +90,17 @@ _HALF_SRC = re.compile(r"half|bfloat|bf16|\b__h[a-z]\w*\s*\(|__float2|__low2|__h
 _CALL_MISMATCH = re.compile(r"no matching function for call|too (many|few) arguments to function call|cannot convert|"
                             r"no viable conversion|cannot initialize")
 _HIP_CALL = re.compile(r"\bhip[A-Z]\w*|hipMemLocation")
+_VOID_PTR = re.compile(r"no known conversion from '[^']*\*\*' to 'void \*\*'")
 REALWORLD_CLASS = {"a": "library_header", "b": "newer_than_5_2", "c": "cuda_left", "d": "other"}
 
 # Lines of an engine's output a HIP engineer would call wrong even where they compile.
-_SHFL = r"(__shfl\w*|__ballot\w*|__any\w*|__all\w*|__match\w*|__activemask|__reduce\w*|__syncwarp|mask)"
 WRONG_CLASSES: list[tuple[str, str, re.Pattern, bool]] = [
     ("offset_16", "32-lane reduction kept: a shuffle loop / shuffle starting at offset 16",
      re.compile(r"for\s*\([^;]*=\s*16\s*;[^;]*;[^)]*(>>=\s*1|/=\s*2|>>\s*1|/\s*2)|"
                 r"__shfl\w*\s*\((?:[^()]|\([^()]*\))*,\s*16\s*[,)]"), False),
     ("mask_0xffffffff", "32-bit all-lanes mask (0xffffffff) in a warp builtin or mask",
-     re.compile(rf"0x[fF]{{8}}[uU]?(?![0-9a-fA-F]).*|.*{_SHFL}.*0x[fF]{{8}}"), False),
+     re.compile(r"^(?=.*0x[fF]{8}[uU]?(?![0-9a-fA-F]))(?=.*(__shfl|__ballot|__any|__all|__match|__activemask|"
+                r"__reduce|__syncwarp|mask))", re.I), False),
     ("lane_math_32", "lane / warp arithmetic with 32: % 32, & 31, / 32, >> 5 on a thread index, or a warp "
      "size constant of 32",
      re.compile(r"(threadIdx|\blane\w*|\bwarp\w*|\btid\b|\blid\b).*(%\s*32\b|&\s*31\b|/\s*32\b|>>\s*5\b)|"
@@ -236,20 +240,28 @@ def wrong_lines(output: str, port: str) -> dict[str, list[tuple[int, str]]]:
     return found
 
 
-def first_error(stderr: str, text: str) -> tuple[str, int, str]:
-    """(message, line, source line) of the first error, or ('', 0, '') where there is none."""
+def diagnostics(res: dict) -> str:
+    """A compile's error lines (from all its output) followed by the head of its output (warnings and notes)."""
+    return "\n".join(res.get("errors", [])) + "\n" + res.get("stderr_head", "")
+
+
+def first_error(stderr: str, text: str, name: str = "") -> tuple[str, str, int, str]:
+    """(file, message, line, source line) of the first error, or ('', '', 0, '') where there is none; the source
+    line only where the error is in the compiled file itself (`name`, or any file when name is empty)."""
     m = ERROR.search(stderr)
     if not m:
-        return "", 0, ""
-    line = int(m["line"])
+        return "", "", 0, ""
+    line, file = int(m["line"]), Path(m["file"]).name
     lines = text.splitlines()
-    return m["msg"].strip(), line, (lines[line - 1].strip() if 0 < line <= len(lines) else "")
+    mine = not name or file == name
+    return file, m["msg"].strip(), line, (lines[line - 1].strip() if mine and 0 < line <= len(lines) else "")
 
 
 def port_class(stderr: str, text: str, table) -> str:
     """The PORT_CLASSES key of a failed compile's first error, else hipify_realworld's a-d class, renamed."""
-    msg, _line, src = first_error(stderr, text)
+    _file, msg, _line, src = first_error(stderr, text)
     header = NOT_FOUND.search(msg)
+    after = stderr[stderr.find(msg) + len(msg):][:2000] if msg else ""  # the notes that follow the first error
     if header:
         name = header["header"]
         if not_packaged(name) or CUDA_LIBRARY_HEADERS.match(name) or name.startswith("cu"):
@@ -262,8 +274,12 @@ def port_class(stderr: str, text: str, table) -> str:
         return "warp_sync"
     elif _HALF.search(msg) or ("'void'" in msg and _HALF_SRC.search(src)):
         return "half_bf16"
+    elif msg.startswith("no matching function for call to 'hip") and _VOID_PTR.search(after):
+        return "void_ptr_arg"
     elif _CALL_MISMATCH.search(msg) and (_HIP_CALL.search(msg) or _HIP_CALL.search(src)):
         return "cuda12_signature"
+    elif msg.startswith("redefinition of"):
+        return "redefinition"
     return REALWORLD_CLASS[classify(stderr, table)[0]]
 
 
@@ -401,10 +417,10 @@ def measure(corpus: Path, engines: list[dict], perl: str, jobs: int, cache: Path
         text = row["texts"][tool]
         entry = {"ok": res["ok"], "timed_out": res["timed_out"], "errors": res["errors"][:5]}
         if not res["ok"]:
-            msg, line, src = first_error(res["stderr_head"], text)
-            cls = port_class(res["stderr_head"], text, table) if text else "no_output"
-            entry.update(cls=cls, first_error=msg[:300], line=line,
-                         source_line=src[:200])
+            diag = diagnostics(res)
+            file, msg, line, src = first_error(diag, text, row["file"])
+            cls = port_class(diag, text, table) if text else ("timed_out" if res["timed_out"] else "no_output")
+            entry.update(cls=cls, first_error=msg[:300], error_file=file, line=line, source_line=src[:200])
         if tool != "port":
             entry["wrong_lines"] = {k: v[:10] for k, v in wrong_lines(text, row["texts"]["port"]).items()}
             entry["wrong_counts"] = {k: len(v) for k, v in wrong_lines(text, row["texts"]["port"]).items()}
@@ -432,7 +448,7 @@ def summary(result: dict) -> dict:
         for r in rows:
             if r["port"]["ok"] and not r[t]["ok"]:
                 classes.setdefault(r[t]["cls"], []).append(
-                    f"{r['program']}/{r['file']}:{r[t]['line']}: {r[t]['first_error'][:140]}"
+                    f"{r['program']}/{r[t]['error_file'] or r['file']}:{r[t]['line']}: {r[t]['first_error'][:140]}"
                     + (f"  [{r[t]['source_line'][:100]}]" if r[t]["source_line"] else ""))
         out["failures"][t] = classes
         wrong: dict[str, dict] = {}
