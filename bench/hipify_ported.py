@@ -1,6 +1,7 @@
 """hipify measured like a person would (issue 28, item 7): real CUDA programs that come with a hand-written HIP port.
 
     python bench/hipify_ported.py extract MIRROR_GIT_DIR --commit SHA --out CORPUS_DIR
+    python bench/hipify_ported.py report RUN.json          (the tables of a run again)
     python bench/hipify_ported.py run CORPUS_DIR [--engine LABEL:ROOT[:ARGS]] ... [--hipify-perl PATH]
                                   [--jobs 2] [--json OUT] [--keep DIR] [--cache DIR]
 
@@ -451,6 +452,8 @@ def summary(result: dict) -> dict:
                     f"{r['program']}/{r[t]['error_file'] or r['file']}:{r[t]['line']}: {r[t]['first_error'][:140]}"
                     + (f"  [{r[t]['source_line'][:100]}]" if r[t]["source_line"] else ""))
         out["failures"][t] = classes
+        out.setdefault("beats_port", {})[t] = [f"{r['program']} (port: {r['port']['cls']})" for r in rows
+                                               if r[t]["ok"] and not r["port"]["ok"]]
         wrong: dict[str, dict] = {}
         for r in rows:
             for k, hits in r[t]["wrong_lines"].items():
@@ -484,6 +487,10 @@ def print_report(result: dict) -> None:
     print("|---|---:|---:|")
     for t in tools:
         print(f"| {labels.get(t, t)} | {s['compile'][t]} | {s['programs']} |")
+    print("\n| tool | compiles where the port does not |")
+    print("|---|---|")
+    for t in tools[:-1]:
+        print(f"| {labels.get(t, t)} | {', '.join(s['beats_port'][t]) or '-'} |")
     for t in tools[:-1]:
         fails = s["failures"][t]
         n = sum(len(v) for v in fails.values())
@@ -518,6 +525,8 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("mirror", type=Path, help="the mirror's git directory")
     ex.add_argument("--commit", default="HEAD")
     ex.add_argument("--out", type=Path, required=True)
+    rp = sub.add_parser("report", help="print the tables of a run's --json again")
+    rp.add_argument("json", type=Path)
     rn = sub.add_parser("run", help="translate and compile the corpus")
     rn.add_argument("corpus", type=Path)
     rn.add_argument("--engine", action="append", default=[],
@@ -531,6 +540,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.cmd == "extract":
         return extract(args.mirror, args.commit, args.out)
+    if args.cmd == "report":
+        print_report(json.loads(args.json.read_text(encoding="utf-8")))
+        return 0
     if not Path(HIPCC).exists():
         print(f"{HIPCC} (ROCm) is not installed: nothing to compile with", file=sys.stderr)
         return 2

@@ -102,6 +102,7 @@ def test_a_run_is_summarised_consistently(compiler, tmp_path):
     assert summary["compile"] == {"engine": sum(r["engine"]["ok"] for r in rows), "port": 2}
     failed = sorted(item.split("/")[0] for items in summary["failures"]["engine"].values() for item in items)
     assert failed == [r["program"] for r in rows if not r["engine"]["ok"]]
+    assert summary["beats_port"]["engine"] == []  # both ports compile
     for r in rows:
         assert r["engine"]["wrong_counts"] == {k: len(v) for k, v in r["engine"]["wrong_lines"].items()}
         if not r["engine"]["ok"]:
