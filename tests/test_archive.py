@@ -70,3 +70,55 @@ def test_a_member_is_never_read_past_the_limit_or_its_header():
     info.file_size = 10  # a lying header: zipfile stops at 10 bytes and the CRC check refuses the member
     with pytest.raises(archive.ArchiveProblem):
         archive.read_member(zf, info, limit=1 << 20)
+
+
+# --- a huge central directory is refused from the end record, before zipfile parses it (issue 27, item 4) ----
+
+def _many_entries(n: int) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        for i in range(n):
+            z.writestr(f"{i}", b"")
+    return buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def hundred_k() -> bytes:
+    return _many_entries(100_000)  # more than 65,535: written with a zip64 end record
+
+
+def _refused_cheaply(data: bytes) -> archive.ArchiveProblem:
+    import tracemalloc
+
+    tracemalloc.start()
+    with pytest.raises(archive.ArchiveProblem) as err:
+        archive.open_zip(data, max_entries=2000)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 1_000_000  # zipfile would build 100k ZipInfo objects (tens of MB) first
+    return err.value
+
+
+def test_entry_count_is_read_from_the_zip64_end_record(hundred_k):
+    assert archive.directory_size(hundred_k)[0] == 100_000
+    problem = _refused_cheaply(hundred_k)
+    assert problem.reason == "too_many" and problem.params["count"] >= 100_000
+
+
+def test_a_lying_end_record_is_caught_by_the_directory_size():
+    data = bytearray(_many_entries(40_000))  # classic end record: 40,000 entries fit in 16 bits
+    at = data.rfind(b"PK\x05\x06")
+    data[at + 8:at + 12] = (1).to_bytes(2, "little") * 2  # "1 entry" on this disk and in all
+    assert archive.directory_size(bytes(data))[0] == 1
+    assert _refused_cheaply(bytes(data)).reason == "too_many"
+
+
+def test_a_normal_archive_still_opens_with_the_check():
+    zf = archive.open_zip(_many_entries(50), max_entries=2000)
+    assert len(zf.infolist()) == 50
+
+
+def test_a_truncated_end_record_is_not_a_zip():
+    with pytest.raises(archive.ArchiveProblem) as err:
+        archive.open_zip(_many_entries(3)[:-10], max_entries=2000)
+    assert err.value.reason == "not_zip"

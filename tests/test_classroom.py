@@ -45,48 +45,82 @@ def test_teacher_key_is_stored_only_as_a_salted_hash(store):
         classes.teacher_login(store, "ZZZZZZ", key, "t1")
 
 
-def test_wrong_teacher_keys_are_rate_limited_per_address_and_per_class(store):
+@pytest.fixture
+def waits(monkeypatch):
+    """The seconds each try waited before it was checked (the over-limit delay, recorded instead of slept)."""
+    slept: list[float] = []
+    monkeypatch.setattr(ratelimit.time, "sleep", slept.append)
+    ratelimit._tabs.clear()
+    return slept
+
+
+def test_wrong_teacher_keys_never_lock_out_the_right_key(store, waits):
+    """Issue 27 #6: behind one school address (or nginx on the same host) ten wrong keys locked the real teacher
+    out for 10 minutes. Now the guesser's own tab stops, the address slows down, and the right key passes."""
     info, key = classes.create_class(store, "A")
     limit = ratelimit.LIMITS["teacher"][0]
-    for i in range(limit):
+    for i in range(limit):  # ten guessing tabs, each under its own limit, all from the school's address
         with pytest.raises(classes.WrongKey):
-            classes.teacher_login(store, info.join_code, f"guess{i}", "attacker")
-    with pytest.raises(ratelimit.TooManyAttempts) as err:
-        classes.teacher_login(store, info.join_code, key, "attacker")  # even the right key, from there
+            classes.teacher_login(store, info.join_code, f"guess{i}", "school-nat", f"tab{i}")
+    assert waits == []
+    with pytest.raises(ratelimit.TooManyAttempts) as err:  # past the address's limit a wrong key is told to wait
+        classes.teacher_login(store, info.join_code, "one more", "school-nat", "tab-x")
     assert err.value.message("zh") != err.value.message("en")
-    assert classes.teacher_login(store, info.join_code, key, "teacher-laptop") == info
-    per_class = ratelimit.LIMITS["teacher_class"][0]
-    for i in range(per_class - limit):  # a guesser spread over many addresses hits the class's own limit
+    assert waits == [ratelimit.OVER_LIMIT_DELAY_S]
+    # the real teacher, same address, another tab: slowed down, never refused
+    assert classes.teacher_login(store, info.join_code, key, "school-nat", "teacher-tab") == info
+    assert len(waits) == 2
+    assert classes.teacher_login(store, info.join_code, key, "teacher-laptop", "t2") == info
+
+
+def test_a_guessing_tab_is_stopped_right_or_wrong(store, waits):
+    info, key = classes.create_class(store, "A")
+    for i in range(ratelimit.SESSION_FAILURES - 1):
         with pytest.raises(classes.WrongKey):
-            classes.teacher_login(store, info.join_code, f"g{i}", f"bot{i}")
-    with pytest.raises(ratelimit.TooManyAttempts):
-        classes.teacher_login(store, info.join_code, "again", "bot-new")
-    assert ratelimit.LIMITS["teacher_class"][1] == 600  # and it ends: a window, not a lock-out for good
-    later = __import__("time").time() + 601
-    ratelimit.check(store, "teacher_class", info.join_code, now=later)
+            classes.teacher_login(store, info.join_code, f"g{i}", f"bot{i}", "guesser-tab")
+    with pytest.raises(ratelimit.TooManyAttempts):  # its last wrong try
+        classes.teacher_login(store, info.join_code, "last", "bot-z", "guesser-tab")
+    with pytest.raises(ratelimit.TooManyAttempts):  # and from now on, even a right key from that tab
+        classes.teacher_login(store, info.join_code, key, "bot-y", "guesser-tab")
+    assert classes.teacher_login(store, info.join_code, key, "bot-y", "teacher-tab") == info
 
 
-def test_join_code_guessing_is_limited_but_a_class_behind_one_address_joins(store):
+def test_a_class_guessed_at_from_many_addresses_slows_down_but_opens_for_its_teacher(store, waits):
+    info, key = classes.create_class(store, "A")
+    for i in range(ratelimit.LIMITS["teacher_class"][0]):
+        with pytest.raises((classes.WrongKey, ratelimit.TooManyAttempts)):
+            classes.teacher_login(store, info.join_code, f"g{i}", f"bot{i % 5}", f"tab{i}")
+    waited = len(waits)
+    assert classes.teacher_login(store, info.join_code, key, "teacher", "teacher-tab") == info
+    assert len(waits) == waited + 1
+    later = __import__("time").time() + 601  # and it ends: a window, not a lock-out for good
+    assert ratelimit._count(store, "teacher_class", info.join_code, later) == 0
+
+
+def test_join_code_guessing_slows_down_but_the_right_code_joins(store, waits):
     info, _ = classes.create_class(store, "A")
     for i in range(40):  # a class of 40 behind one school NAT: successful joins do not count
-        classes.join_class(store, info.join_code, f"student{i}", "school-nat")
+        classes.join_class(store, info.join_code, f"student{i}", "school-nat", f"s{i}")
     limit = ratelimit.LIMITS["join"][0]
-    for _ in range(limit):
+    for i in range(limit):  # somebody at the same address guesses, from many tabs
         with pytest.raises(classes.UnknownClass):
-            classes.find_class(store, codes.new_join_code(), "guesser")
+            classes.find_class(store, codes.new_join_code(), "school-nat", f"guess{i // 5}")
+    assert waits == []
     with pytest.raises(ratelimit.TooManyAttempts):
-        classes.find_class(store, info.join_code, "guesser")
-    assert classes.find_class(store, info.join_code, "school-nat") == info
+        classes.find_class(store, codes.new_join_code(), "school-nat", "guess-new")
+    assert classes.find_class(store, info.join_code, "school-nat", "late-student") == info  # not refused
+    assert waits == [ratelimit.OVER_LIMIT_DELAY_S] * 2
 
 
-def test_resume_code_guessing_is_limited(store):
+def test_resume_code_guessing_is_limited_per_tab_and_never_refuses_the_owner(store, waits):
     me, code = store.join("ana")
-    limit = ratelimit.LIMITS["resume"][0]
-    for _ in range(limit):
-        assert classes.resume(store, codes.new_resume_code(), "guesser") is None
+    for _ in range(ratelimit.SESSION_FAILURES - 1):
+        assert classes.resume(store, codes.new_resume_code(), "guesser", "g-tab") is None
     with pytest.raises(ratelimit.TooManyAttempts):
-        classes.resume(store, code, "guesser")
-    assert classes.resume(store, code, "ana-phone") == me
+        classes.resume(store, codes.new_resume_code(), "guesser", "g-tab")
+    with pytest.raises(ratelimit.TooManyAttempts):
+        classes.resume(store, code, "guesser", "g-tab")
+    assert classes.resume(store, code, "guesser", "ana-phone") == me  # same address, her own tab
 
 
 def test_failures_counted_from_many_threads_are_all_counted(store):

@@ -84,6 +84,10 @@ def test_nickname_normalised(raw, expected):
         ("_hidden", "quiz.errors.nickname_chars"),
         ("ana.lee@example", "quiz.errors.nickname_chars"),
         ("call 13812345678", "quiz.errors.nickname_personal"),
+        ("Alice\u3164", "quiz.errors.nickname_invisible"),  # a Hangul filler: displays as "Alice"
+        ("Ali\u200bce", "quiz.errors.nickname_invisible"),
+        ("Alice\uffa0", "quiz.errors.nickname_invisible"),  # NFKC maps it to U+1160, also a filler
+        ("Bob\u2800", "quiz.errors.nickname_invisible"),  # Braille blank
     ],
 )
 def test_nickname_rejected(raw, key):
@@ -131,6 +135,8 @@ def test_homoglyph_nicknames_share_a_key():
     assert nickname_look("Alice") == nickname_look("AIice") == nickname_look("Аlice")  # capital I, Cyrillic А
     assert nickname_key("Alice") != nickname_key("Alina") and nickname_look("Alice") != nickname_look("Alina")
     assert nickname_key("小明") != nickname_key("小红")
+    # a row stored before invisible characters were refused still collides with its visible twin
+    assert nickname_key("Alice\u3164") == nickname_key("Alice") and nickname_look("A\u200blice") == nickname_look("Alice")
 
 
 def test_look_alike_nicknames_are_refused_in_a_class(store):

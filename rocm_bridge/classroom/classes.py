@@ -91,12 +91,13 @@ def get_class(store, class_id: int) -> ClassInfo | None:
     return _row(r) if r else None
 
 
-def find_class(store, join_code: str, who: str) -> ClassInfo:
-    """The class with this join code, counting the lookup against `who` (a client address) to stop guessing."""
-    ratelimit.check(store, "join", who)
+def find_class(store, join_code: str, who: str, session: str = "") -> ClassInfo:
+    """The class with this join code. Wrong codes count against the tab (`session`) and the client address `who`
+    (ratelimit: guessing slows down, a right code always passes)."""
     clean = codes.clean_code(join_code, codes.JOIN_LEN)
     if clean is None:
         raise UnknownClass()  # not even the shape of a code: no guess, not counted
+    over = ratelimit.guard(store, session, ("join", who))
     with store.engine.connect() as conn:
         r = conn.execute(
             select(classes.c.id, classes.c.join_code, classes.c.name, classes.c.created_at).where(
@@ -104,24 +105,24 @@ def find_class(store, join_code: str, who: str) -> ClassInfo:
             )
         ).first()
     if r is None:
-        ratelimit.failed(store, "join", who)
+        ratelimit.wrong(store, session, ("join", who), over=over)
         raise UnknownClass()
     return _row(r)
 
 
-def teacher_login(store, join_code: str, key: str, who: str) -> ClassInfo:
-    """The class, if `key` is its teacher key. Tries are limited per client and per class."""
+def teacher_login(store, join_code: str, key: str, who: str, session: str = "") -> ClassInfo:
+    """The class, if `key` is its teacher key. Wrong keys count against the tab, the client address and the class
+    (ratelimit: guessing slows down; the right key always passes, so nobody's guesses lock the teacher out)."""
     clean = codes.clean_code(join_code, codes.JOIN_LEN) or "?"
-    ratelimit.check(store, "teacher", who)
-    ratelimit.check(store, "teacher_class", clean)
+    buckets = (("teacher", who), ("teacher_class", clean))
+    over = ratelimit.guard(store, session, *buckets)
     with store.engine.connect() as conn:
         r = conn.execute(select(classes).where(classes.c.join_code == clean)).first()
     ok = r is not None and codes.check_key(str(key or "").strip(), r.key_salt, r.key_hash)
     if r is None:
         codes.hash_key(str(key)[:200])  # the same work as a real check: timing does not tell codes apart
     if not ok:
-        ratelimit.failed(store, "teacher", who)
-        ratelimit.failed(store, "teacher_class", clean)
+        ratelimit.wrong(store, session, *buckets, over=over)
         raise WrongKey()
     return _row(r)
 
@@ -159,19 +160,21 @@ def close_teacher_session(store, token: str) -> None:
         conn.execute(delete(teacher_sessions).where(teacher_sessions.c.token_hash == codes.resume_hash(token)))
 
 
-def join_class(store, join_code: str, nickname: str, who: str):
+def join_class(store, join_code: str, nickname: str, who: str, session: str = ""):
     """(class, learner, resume code) for a student joining with the board's code."""
-    info = find_class(store, join_code, who)
+    info = find_class(store, join_code, who, session)
     learner, code = store.join(nickname, info.id)
     return info, learner, code
 
 
-def resume(store, code: str, who: str):
-    """The learner of a resume code (None if unknown), counting unknown codes against `who`."""
-    ratelimit.check(store, "resume", who)
+def resume(store, code: str, who: str, session: str = ""):
+    """The learner of a resume code (None if unknown); unknown codes count against the tab and `who`."""
+    if codes.clean_code(code, codes.RESUME_LEN) is None:
+        return store.resume(code)  # not the shape of a code: not a guess
+    over = ratelimit.guard(store, session, ("resume", who))
     found = store.resume(code)
-    if found is None and codes.clean_code(code, codes.RESUME_LEN) is not None:
-        ratelimit.failed(store, "resume", who)
+    if found is None:
+        ratelimit.wrong(store, session, ("resume", who), over=over)
     return found
 
 

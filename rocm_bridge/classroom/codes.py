@@ -98,6 +98,24 @@ def _confusable_classes() -> dict[str, str]:
     return {c: find(c) for c in list(parent)}
 
 
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15.1), plus the Braille blank: characters
+# that draw nothing, so "Alice" followed by a Hangul filler (U+3164) looks exactly like "Alice".
+_INVISIBLE_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+                     (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+                     (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def invisible(char: str) -> bool:
+    """Whether a character draws nothing (a default-ignorable code point or the Braille blank).
+
+    >>> [invisible(c) for c in "A\u3164\u200b\uffa0 "]
+    [False, True, True, True, False]
+    """
+    cp = ord(char)
+    return any(lo <= cp <= hi for lo, hi in _INVISIBLE_RANGES)
+
+
 def skeleton(text: str, *, fold: bool = True) -> str:
     """Each character replaced by its look-alike class, after NFKC (and case folding with fold=True).
 
@@ -105,7 +123,7 @@ def skeleton(text: str, *, fold: bool = True) -> str:
     two keys, both unique in a class: skeleton(nick) makes 'ALICE' == 'alice' == 'Аlice' (Cyrillic А), and
     skeleton(nick, fold=False) makes 'AIice' (capital I) == 'Alice'."""
     table = _confusable_classes()
-    text = unicodedata.normalize("NFKC", text)
+    text = "".join(c for c in unicodedata.normalize("NFKC", text) if not invisible(c))
     if fold:
         text = unicodedata.normalize("NFKC", text.casefold())
     return "".join(table.get(c, c) for c in text)

@@ -1,13 +1,24 @@
-"""Failed-attempt counters in the database, so every replica behind the load balancer sees the same count.
+"""Failed-attempt counters, so guessing is slow and a right code or key is never refused.
 
-Only failures count (a wrong join code, a wrong teacher key, an unknown resume code): a class of 40 behind
-one school address joins and reloads freely, a guesser is stopped after a few dozen tries. Buckets name what
-is guessed and by whom: "join:<address>", "teacher:class:<code>", "resume:<address>" ...
+The secrets are long enough that guessing them is hopeless (a teacher key has 192 bits, a resume code 79); a join
+code (30 bits) opens only the door to join as a new student. So the limits exist to slow abuse down, and one
+person's wrong guesses must never lock out another person who holds the right code: behind one school address
+(NAT, or nginx on the same host) everyone shares an address. Three layers:
+
+- per browser tab (session): after SESSION_FAILURES wrong tries that tab is refused, right or wrong (it is the
+  guesser's own tab; a new tab costs the guesser a page load). Kept in the replica's memory: a tab talks to one
+  replica (sticky sessions);
+- per client address and per class, in the database so every replica sees the same count: past the limit each
+  try from that address (or for that class) waits OVER_LIMIT_DELAY_S first, right or wrong, and a wrong one is
+  told to wait; a right one still passes;
+- creating classes counts successes per address and is a hard limit (nothing is guessed there).
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -25,8 +36,84 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
+SESSION_FAILURES = 10  # wrong tries one browser tab may make
+OVER_LIMIT_DELAY_S = 1.0  # the wait before each try from an address (or for a class) past its limit
+_SESSIONS_KEPT = 10_000  # tabs remembered per replica (oldest forgotten first)
+
+
 class TooManyAttempts(RocmBridgeError, RuntimeError):
     key = "classroom.errors.too_many"
+
+
+_tabs: OrderedDict[str, int] = OrderedDict()
+_tabs_lock = threading.Lock()
+
+
+def guard(store, session: str, *buckets: tuple[str, str], now: float | None = None) -> bool:
+    """Before a code or key is checked: refuse a tab that has used up its wrong tries; wait OVER_LIMIT_DELAY_S
+    when any (kind, who) bucket is past its limit. Returns whether that bucket limit was reached (so a wrong try
+    can be told to wait instead of "wrong")."""
+    with _tabs_lock:
+        if session and _tabs.get(session, 0) >= SESSION_FAILURES:
+            raise TooManyAttempts(minutes=max(1, LIMITS[buckets[0][0]][1] // 60) if buckets else 10)
+    over = any(_count(store, kind, who, now) >= LIMITS[kind][0] for kind, who in buckets)
+    if over:
+        time.sleep(OVER_LIMIT_DELAY_S)
+    return over
+
+
+def wrong(store, session: str, *buckets: tuple[str, str], over: bool = False, now: float | None = None) -> None:
+    """Count one wrong try against the tab and each bucket; past a limit, say so (TooManyAttempts)."""
+    if session:
+        with _tabs_lock:
+            _tabs[session] = _tabs.pop(session, 0) + 1
+            while len(_tabs) > _SESSIONS_KEPT:
+                _tabs.popitem(last=False)
+    for kind, who in buckets:
+        failed(store, kind, who, now)
+    with _tabs_lock:
+        tab_done = bool(session) and _tabs.get(session, 0) >= SESSION_FAILURES
+    if over or tab_done:
+        raise TooManyAttempts(minutes=max(1, LIMITS[buckets[0][0]][1] // 60) if buckets else 10)
+
+
+def trusted_proxy(peer: str, setting: str) -> bool:
+    """Whether the socket peer `peer` is a proxy whose X-Real-IP may be believed. `setting` is
+    ROCM_BRIDGE_TRUST_PROXY: "" (never), "1" (a loopback or private-network peer: nginx on this host, in Compose
+    or a cluster, never a visitor from the internet) or a comma-separated list of addresses / CIDR networks.
+
+    >>> trusted_proxy("127.0.0.1", "1"), trusted_proxy("10.2.0.7", "1"), trusted_proxy("8.8.8.8", "1")
+    (True, True, False)
+    >>> trusted_proxy("10.2.0.7", "10.2.0.0/24,192.0.2.1"), trusted_proxy("10.3.0.7", "10.2.0.0/24")
+    (True, False)
+    """
+    import ipaddress
+
+    setting = setting.strip()
+    if not setting:
+        return False
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    if setting == "1":
+        return address.is_loopback or address.is_private
+    for part in setting.split(","):
+        try:
+            if address in ipaddress.ip_network(part.strip(), strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def _count(store, kind: str, who: str, now: float | None) -> int:
+    _, window = _window(kind, now)
+    with store.engine.connect() as conn:
+        n = conn.execute(
+            select(attempts.c.n).where(attempts.c.bucket == f"{kind}:{who}"[:120], attempts.c.window == window)
+        ).scalar()
+    return n or 0
 
 
 def _window(kind: str, now: float | None) -> tuple[int, int]:
@@ -35,13 +122,9 @@ def _window(kind: str, now: float | None) -> tuple[int, int]:
 
 
 def check(store, kind: str, who: str, now: float | None = None) -> None:
-    """TooManyAttempts (with the wait in minutes) when `who` has used up this kind's failures."""
-    limit, window = _window(kind, now)
-    with store.engine.connect() as conn:
-        n = conn.execute(
-            select(attempts.c.n).where(attempts.c.bucket == f"{kind}:{who}"[:120], attempts.c.window == window)
-        ).scalar()
-    if (n or 0) >= limit:
+    """TooManyAttempts (with the wait in minutes) when `who` has used up this kind's allowance: a hard limit, for
+    what is not a guess (creating classes)."""
+    if _count(store, kind, who, now) >= LIMITS[kind][0]:
         raise TooManyAttempts(minutes=max(1, LIMITS[kind][1] // 60))
 
 

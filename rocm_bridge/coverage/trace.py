@@ -377,15 +377,8 @@ def trace_upload(data: bytes, name: str, phases: Iterable[str] = PHASES) -> Trac
         if suffix == "keras":
             # refuses bad archives, deep or huge configs and Lambda layers before TensorFlow loads
             _stage("config", name, upload.precheck_keras, data, name)
-            import_tensorflow()
-            with _trace_lock:
-                model = _stage("load", name, upload.load_keras_bytes, data, name)
-                try:
-                    return trace_keras_model(model, name, phases)
-                except UnsupportedFile:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - a model that cannot be traced gets a message
-                    raise UnsupportedFile("coverage.err.trace_failed", name=name, detail=plain_text(str(exc))) from None
+            import_tensorflow()  # a clear message where TensorFlow is missing; the child imports its own
+            return _stage("load", name, upload.trace_keras_child, data, name, phases)
         entry = upload.saved_model_entry(info)
         pb = _stage("archive", name, upload.read_member, data, name, entry)
         return _stage("graph", name, trace_saved_model_pb, pb, name)

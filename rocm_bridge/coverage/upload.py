@@ -52,6 +52,11 @@ MAX_GRAPH_NODES = 300_000  # top-level nodes and function-body nodes together (R
 MAX_GRAPH_FUNCTIONS = 10_000
 GRAPH_WORKER_MEMORY = 1024**3  # address space of the parsing child (a 299k-node graph peaks at ~215 MB)
 GRAPH_WORKER_TIMEOUT_S = 120
+KERAS_MAX_PARAMS = 120_000_000  # weights a config may declare (480 MB in fp32); BERT-base has 110 M
+KERAS_TRAINING_MAX_PARAMS = 40_000_000  # above this only inference is traced (Adam's slots triple the weights)
+KERAS_WORKER_MEMORY = 4 * 1024**3  # address space of the loading child: TensorFlow itself maps ~2 GB
+KERAS_WORKER_CPU_S = 120
+KERAS_WORKER_TIMEOUT_S = 180
 RESULT_CACHE_BYTES = 32 * 1024 * 1024  # traced uploads kept, by pickled size
 SUFFIXES = (".keras", ".zip")
 
@@ -95,7 +100,7 @@ def inspect_zip(data: bytes, name: str) -> ArchiveInfo:
     """Check an archive's directory without extracting anything; raise on anything unsafe."""
     check_size(data, name)
     try:
-        zf = archive.open_zip(data)
+        zf = archive.open_zip(data, MAX_ENTRIES)
         members = archive.check_members(zf, LIMITS)
     except archive.ArchiveProblem as problem:
         raise _error(problem, name) from None
@@ -107,7 +112,7 @@ def read_member(data: bytes, name: str, member_name: str, limit: int = MAX_EXTRA
     """One entry's bytes, read in memory (nothing is written to disk), stopping as soon as it exceeds its
     declared size or the limit: the sizes in a zip header can lie."""
     try:
-        with archive.open_zip(data) as zf:
+        with archive.open_zip(data, MAX_ENTRIES) as zf:
             return archive.read_member(zf, zf.getinfo(member_name), limit)
     except archive.ArchiveProblem as problem:
         raise _error(problem, name) from None
@@ -173,7 +178,7 @@ def check_keras_config(config: object) -> None:
 
 def _keras_config(data: bytes, name: str) -> dict:
     try:
-        with archive.open_zip(data) as zf:
+        with archive.open_zip(data, MAX_ENTRIES) as zf:
             member = zf.getinfo("config.json")
             if member.file_size > KERAS_CONFIG_MAX_BYTES:
                 raise FileTooLarge(
@@ -195,17 +200,132 @@ def _keras_config(data: bytes, name: str) -> dict:
         raise UnsupportedFile("coverage.err.not_keras", name=name) from None
 
 
-def precheck_keras(data: bytes, name: str) -> None:
-    """Everything checkable about a .keras file without TensorFlow: the archive and its config."""
+# The config fields that size a layer's weights (Keras 3 layer configs), and the input width each layer was built
+# with (its build_config.input_shape, which Keras 3 saves for every built layer).
+_SIZE_KEYS = ("input_dim", "output_dim", "units", "filters", "num_heads", "key_dim", "value_dim",
+              "depth_multiplier", "max_tokens", "num_tokens", "vocabulary_size", "output_sequence_length")
+
+
+def _ints(value: object) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
+    return []
+
+
+def _prod(values: list[int]) -> int:
+    out = 1
+    for v in values:
+        out *= max(int(v), 1)
+    return out
+
+
+def layer_params(class_name: str, config: dict, in_dim: int) -> int:
+    """An estimate of the weights a layer config declares, from its size fields and input width (0 if none).
+    Known layers get their formula; any other layer the product of its two largest size fields, so a size
+    hidden in an unknown layer still counts."""
+    get = lambda key: _ints(config.get(key))  # noqa: E731
+    size = {key: _prod(get(key)) for key in _SIZE_KEYS if get(key)}
+    kernel = _prod(get("kernel_size")) if get("kernel_size") else 1
+    if class_name == "Embedding":
+        return size.get("input_dim", 0) * size.get("output_dim", 0)
+    if class_name in ("Dense", "EinsumDense"):
+        return size.get("units", _prod(get("output_shape"))) * (in_dim + 1)
+    if class_name.startswith(("Conv", "SeparableConv", "DepthwiseConv")):
+        return kernel * in_dim * size.get("filters", size.get("depth_multiplier", 1)) + size.get("filters", 0)
+    units = size.get("units", 0)
+    if class_name in ("LSTM", "GRU", "SimpleRNN", "LSTMCell", "GRUCell", "SimpleRNNCell"):
+        gates = {"LSTM": 4, "LSTMCell": 4, "GRU": 3, "GRUCell": 3}.get(class_name, 1)
+        return gates * units * (in_dim + units + 2)
+    if class_name == "MultiHeadAttention":
+        heads, key = size.get("num_heads", 1), size.get("key_dim", 0)
+        return 4 * heads * max(key, size.get("value_dim", 0)) * max(in_dim, 1)
+    top = sorted(size.values(), reverse=True)[:2]
+    return _prod(top) if len(top) == 2 else 0
+
+
+def declared_params(config: object) -> int:
+    """The weights a Keras config declares, summed over every layer object in it (iterative, any nesting)."""
+    total = 0
+    stack = [config]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            inner = node.get("config")
+            if isinstance(node.get("class_name"), str) and isinstance(inner, dict):
+                shape = (node.get("build_config") or {}).get("input_shape") if isinstance(
+                    node.get("build_config"), dict) else None
+                dims = _ints(shape[-1:] if isinstance(shape, list) and shape and not isinstance(shape[0], list)
+                             else [])
+                total += layer_params(node["class_name"], inner, dims[0] if dims else 0)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return total
+
+
+def check_declared_weights(config: object, name: str) -> int:
+    """Refuse a config whose layers declare more weights than one upload may build; the count otherwise."""
+    n = declared_params(config)
+    if n > KERAS_MAX_PARAMS:
+        raise FileTooLarge("security.cov_too_many_params", name=name, params=f"{n:,}", limit=f"{KERAS_MAX_PARAMS:,}")
+    return n
+
+
+def _safe_keras_config(data: bytes, name: str) -> dict:
     inspect_zip(data, name)
-    check_keras_config(_keras_config(data, name))
+    config = _keras_config(data, name)
+    check_keras_config(config)
+    return config
+
+
+def precheck_keras(data: bytes, name: str) -> int:
+    """Everything checkable about a .keras file without TensorFlow: the archive, its config and the weights it
+    declares (returned)."""
+    return check_declared_weights(_safe_keras_config(data, name), name)
+
+
+def trace_keras_child(data: bytes, name: str, phases: tuple[str, ...]):
+    """Load and trace a .keras file in keras_worker.py, a child process with KERAS_WORKER_MEMORY of address
+    space, KERAS_WORKER_CPU_S of CPU and one thread; the server never builds a visitor's model itself."""
+    from rocm_bridge.coverage.keras_worker import CPU_ENV, MEMORY_ENV, NAME_ENV, PHASES_ENV, THREAD_ENV
+    from rocm_bridge.coverage.trace import TRAINING, TracedModel, nodes_from_records
+
+    phases = tuple(phases)
+    if precheck_keras(data, name) > KERAS_TRAINING_MAX_PARAMS:
+        phases = tuple(p for p in phases if p != TRAINING)
+    env = {**os.environ, **THREAD_ENV, MEMORY_ENV: str(KERAS_WORKER_MEMORY), CPU_ENV: str(KERAS_WORKER_CPU_S),
+           NAME_ENV: name, PHASES_ENV: ",".join(phases)}
+    try:
+        proc = subprocess.run([sys.executable, "-m", "rocm_bridge.coverage.keras_worker"], input=data,
+                              capture_output=True, timeout=KERAS_WORKER_TIMEOUT_S, env=env,
+                              cwd=str(Path(__file__).resolve().parent.parent.parent))
+    except subprocess.TimeoutExpired:
+        raise TimedOut(what=name, seconds=KERAS_WORKER_TIMEOUT_S) from None
+    try:
+        result = json.loads(proc.stdout)
+    except ValueError:  # killed by a limit before it could answer
+        result = {"ok": False, "reason": "memory" if proc.returncode < 0 else "failed"}
+    if result.get("ok"):
+        return TracedModel(name, tuple(nodes_from_records(result["records"])), tuple(result["phases"]),
+                           n_params=int(result["n_params"]), tf_version=result["tf_version"],
+                           keras_version=result["keras_version"], notes=tuple(result.get("notes", ())))
+    if result.get("key"):
+        raise UnsupportedFile(result["key"], **result.get("params", {}))
+    if result.get("reason") == "memory":
+        raise OutOfMemory("security.cov_memory_build", name=name, limit_gb=KERAS_WORKER_MEMORY // 1024**3)
+    raise UnsupportedFile("security.cov_failed_load", name=name, detail=str(result.get("detail", ""))[:200])
 
 
 def load_keras_bytes(data: bytes, name: str):
-    """A Keras model from the bytes of a .keras file (prechecked, then Keras safe mode). Needs TensorFlow."""
+    """A Keras model from the bytes of a .keras file (archive and config checked, then Keras safe mode). Needs
+    TensorFlow; the server calls it only in keras_worker's limited child (the size check is the parent's)."""
     from rocm_bridge.coverage.trace import import_tensorflow, plain_text
 
-    precheck_keras(data, name)
+    _safe_keras_config(data, name)
     _, keras = import_tensorflow()
     with tempfile.TemporaryDirectory(prefix="rb_keras_") as tmp:
         path = Path(tmp) / "upload.keras"  # never the user's file name on disk
@@ -217,6 +337,8 @@ def load_keras_bytes(data: bytes, name: str):
                 raise UnsupportedFile("coverage.err.lambda") from None
             raise UnsupportedFile("coverage.err.load_failed", name=name, detail=plain_text(str(exc))) from None
         except Exception as exc:  # noqa: BLE001 - any Keras failure becomes a message, never a traceback
+            if type(exc).__name__ == "ResourceExhaustedError" or "OOM when allocating" in str(exc):
+                raise OutOfMemory("security.cov_memory", name=name) from None
             raise UnsupportedFile("coverage.err.load_failed", name=name, detail=plain_text(str(exc))) from None
 
 

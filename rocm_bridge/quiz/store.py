@@ -60,6 +60,8 @@ def validate_nickname(raw: str) -> str:
     nick = " ".join(unicodedata.normalize("NFKC", str(raw or "")).split())
     if not NICK_MIN <= len(nick) <= NICK_MAX or max(len(nickname_key(nick)), len(nickname_look(nick))) > KEY_MAX:
         raise NicknameError("quiz.errors.nickname_length", min=NICK_MIN, max=NICK_MAX)
+    if any(codes.invisible(c) for c in nick):  # a Hangul filler after "Alice" would look like "Alice"
+        raise NicknameError("quiz.errors.nickname_invisible")
     if not _NICK_RE.match(nick):
         raise NicknameError("quiz.errors.nickname_chars")
     if "@" in nick or re.search(r"\d{7,}", nick.replace(" ", "").replace("-", "")):

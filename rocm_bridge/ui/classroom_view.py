@@ -219,7 +219,7 @@ def _create_or_open() -> None:
     try:
         if opened:
             db = store.get_store()
-            _open_class(classes.teacher_login(db, code, key, learner_mod.client_address()), remember)
+            _open_class(classes.teacher_login(db, code, key, learner_mod.client_address(), learner_mod.client_session()), remember)
             st.rerun()
         if created_now:
             db = store.get_store()

@@ -51,15 +51,27 @@ def get_store() -> store.Store | None:
 
 
 def client_address() -> str:
-    """Who is asking, for the rate limits: the proxy's X-Real-IP when ROCM_BRIDGE_TRUST_PROXY=1 (nginx in
-    deploy/ sets it), else the socket's peer address."""
+    """Who is asking, for the rate limits: the socket's peer address, or the proxy's X-Real-IP when that peer is
+    a trusted proxy (ROCM_BRIDGE_TRUST_PROXY, classroom.ratelimit.trusted_proxy): a visitor who reaches the app
+    directly cannot pick their own bucket by sending the header."""
     import os
 
-    if os.environ.get("ROCM_BRIDGE_TRUST_PROXY") == "1":
-        real = st.context.headers.get("X-Real-Ip") or st.context.headers.get("X-Forwarded-For", "").split(",")[0]
+    from rocm_bridge.classroom.ratelimit import trusted_proxy
+
+    peer = st.context.ip_address or "local"
+    if trusted_proxy(peer, os.environ.get("ROCM_BRIDGE_TRUST_PROXY", "")):
+        real = st.context.headers.get("X-Real-Ip") or st.context.headers.get("X-Forwarded-For", "").split(",")[-1]
         if real.strip():
             return real.strip()[:64]
-    return (st.context.ip_address or "local")[:64]
+    return peer[:64]
+
+
+def client_session() -> str:
+    """This browser tab's Streamlit session id: the rate limits count a guesser's own tab first."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx else ""
 
 
 def current() -> store.Learner | None:
@@ -86,7 +98,7 @@ def identify() -> store.Learner | None:
         if db is not None:
             st.session_state[TRIED] = True
             try:
-                found = classes_mod.resume(db, str(code), client_address())
+                found = classes_mod.resume(db, str(code), client_address(), client_session())
             except TooManyAttempts as err:
                 show_error(err)
                 found = None
@@ -153,7 +165,7 @@ def join(nickname: str, join_code: str = "") -> bool:
         if db is None:
             return False
         if join_code.strip():
-            info, found, code = classes_mod.join_class(db, join_code, nick, client_address())
+            info, found, code = classes_mod.join_class(db, join_code, nick, client_address(), client_session())
         else:
             found, code = db.join(nick)
             info = None
@@ -176,7 +188,7 @@ def resume_with(code: str) -> bool:
     if db is None:
         return False
     try:
-        found = classes_mod.resume(db, code, client_address())
+        found = classes_mod.resume(db, code, client_address(), client_session())
     except RocmBridgeError as err:
         show_error(err)
         return False

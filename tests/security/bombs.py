@@ -123,3 +123,20 @@ def zip_bomb(size: int = 200 * 1024 * 1024) -> bytes:
 
 def keras_config(config: object) -> bytes:
     return zip_of({"metadata.json": b"{}", "config.json": json.dumps(config).encode(), "model.weights.h5": b""})
+
+
+def keras_config_bomb(layer: dict, input_shape: list | None = None) -> bytes:
+    """A .keras archive of a few hundred bytes whose config declares one huge layer (no weights file: Keras builds
+    every layer before it reads a weight, so the declared size alone is what it allocates)."""
+    entry = {"module": "keras.layers", "registered_name": None, **layer}
+    if input_shape is not None:
+        entry["build_config"] = {"input_shape": input_shape}
+    config = {"module": "keras", "class_name": "Sequential", "registered_name": None,
+              "config": {"name": "s", "trainable": True, "layers": [
+                  {"module": "keras.layers", "class_name": "InputLayer", "registered_name": None,
+                   "config": {"batch_shape": [None, 10], "dtype": "int32", "name": "in"}}, entry]}}
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("metadata.json", json.dumps({"keras_version": "3.15.0"}))
+        z.writestr("config.json", json.dumps(config))
+    return buf.getvalue()

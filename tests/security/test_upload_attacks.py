@@ -158,3 +158,65 @@ def test_fuzz_nothing_uploaded_shows_a_traceback():
             except RocmBridgeError as err:
                 for lang in ("en", "zh"):
                     assert err.message(lang) and "Traceback" not in err.message(lang)
+
+
+# --- configs that declare more weights than one upload may build (issue: "a 1.8 KB .keras file takes GB") -----
+
+EMBED_250M = {"class_name": "Embedding", "config": {"name": "e", "input_dim": 250_000_000, "output_dim": 8}}
+
+
+@pytest.mark.parametrize("layer, shape", [
+    (EMBED_250M, [None, 10]),
+    ({"class_name": "Dense", "config": {"name": "d", "units": 60_000}}, [None, 60_000]),
+    ({"class_name": "Conv2D", "config": {"name": "c", "filters": 4096, "kernel_size": [64, 64]}}, [None, 8, 8, 512]),
+    ({"class_name": "LSTM", "config": {"name": "l", "units": 20_000}}, [None, 10, 20_000]),
+    # a layer this check does not know still counts by its two largest size fields
+    ({"class_name": "SomeFutureLayer", "config": {"name": "f", "units": 50_000, "num_tokens": 50_000}}, None),
+])
+def test_configs_declaring_huge_weights_are_refused_before_anything_is_built(layer, shape):
+    data = bombs.keras_config_bomb(layer, shape)
+    assert len(data) < 2_000
+    tracemalloc.start()
+    started = time.perf_counter()
+    err = refused(data, "tiny.keras", "security.cov_too_many_params")
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert time.perf_counter() - started < 5 and peak < 20 * 1024 * 1024
+    assert "tiny.keras" in err.message("en") and "tiny.keras" in err.message("zh")
+
+
+def test_declared_params_counts_real_layers_like_keras():
+    import keras
+
+    model = keras.Sequential([keras.Input((12,)), keras.layers.Embedding(1000, 16), keras.layers.LSTM(8),
+                              keras.layers.Dense(4), keras.layers.Reshape((2, 2, 1)), keras.layers.Conv2D(3, 2)])
+    config = json.loads(json.dumps(keras.saving.serialize_keras_object(model)))
+    estimate = upload.declared_params(config)
+    # within a few percent of Keras's own count (biases and gate details differ), never far below it
+    assert 0.9 * model.count_params() <= estimate <= 1.2 * model.count_params()
+
+
+def test_the_child_limit_stops_what_the_estimate_lets_through(monkeypatch):
+    """The second wall: whatever the first check lets through cannot take more than the child's address space."""
+    monkeypatch.setattr(upload, "KERAS_MAX_PARAMS", 10**9)  # as if the estimate had missed this layer
+    monkeypatch.setattr(upload, "KERAS_WORKER_MEMORY", 3 * 1024**3)  # TensorFlow maps ~2 GB before building
+    layer = {"class_name": "Embedding", "config": {"name": "e", "input_dim": 400_000_000, "output_dim": 2}}
+    server_before = _rss_mb()
+    err = refused(bombs.keras_config_bomb(layer, [None, 10]), "edge.keras")
+    assert err.key in ("security.cov_memory_build", "security.cov_failed_load")
+    assert _rss_mb() - server_before < 200  # the 1.6 GB of weights were the child's, not the server's
+
+
+def test_a_real_small_model_is_traced_in_the_child(tmp_path):
+    import keras
+
+    model = keras.Sequential([keras.Input((8,)), keras.layers.Dense(4, activation="relu")])
+    model.save(tmp_path / "m.keras")
+    traced = trace_upload((tmp_path / "m.keras").read_bytes(), "m.keras")
+    assert {"MatMul", "Relu"} <= set(traced.op_types)
+    assert traced.n_params == model.count_params() and traced.tf_version == tf.__version__
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
