@@ -237,7 +237,9 @@ def ensure_schema(engine: Engine) -> int:
     postgres = engine.dialect.name == "postgresql"
     lock = _file_lock(engine) if engine.dialect.name == "sqlite" else _no_lock()
     with lock, engine.begin() as conn:
-        if postgres:
+        if postgres:  # replicas starting together wait here for each other: longer than a click's timeouts
+            conn.execute(text("SET LOCAL lock_timeout = '120s'"))
+            conn.execute(text("SET LOCAL statement_timeout = '300s'"))
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ADVISORY_LOCK_ID})
         version = current_version(conn)
         if version >= SCHEMA_VERSION:

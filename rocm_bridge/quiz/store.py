@@ -39,6 +39,15 @@ _NICK_RE = re.compile(r"^[^\W_][\w .\-]*$")
 
 MODES = ("practice", "exam", "review", "chapter", "interview", "poll")
 EXAM_GRACE_S = 3600  # an open exam this long past its deadline is closed as abandoned
+# A click must not hang behind a table lock or a slow query (issue 27.11: 21 s with no message): PostgreSQL gives
+# up waiting for a lock after LOCK_TIMEOUT_MS and on any statement after STATEMENT_TIMEOUT_MS, SQLite after
+# BUSY_TIMEOUT_MS; a pool with every connection busy makes a caller wait at most POOL_TIMEOUT_S. The write then
+# stays in the outbox and the page shows the outage notice. The schema migration sets its own, longer limits.
+LOCK_TIMEOUT_MS = 2000
+STATEMENT_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MS = 3000
+POOL_TIMEOUT_S = 5
+POOL_SIZE, POOL_OVERFLOW = 10, 20  # per replica: replicas x 30 must stay under max_connections (docs/deploy.md)
 
 
 class NicknameError(InvalidInput):
@@ -91,9 +100,16 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+def pg_connect_args() -> dict[str, Any]:
+    """psycopg connection arguments: connect within 5 s; lock and statement timeouts set for the session by the
+    server at connect (libpq `options`), so every statement of every pooled connection has them."""
+    return {"connect_timeout": 5, "application_name": "rocm_bridge",
+            "options": f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -130,12 +146,13 @@ class Store:
             if self.url.startswith("sqlite:///"):
                 path = Path(self.url.removeprefix("sqlite:///"))
                 path.parent.mkdir(parents=True, exist_ok=True)
-                self.engine: Engine = create_engine(self.url, connect_args={"timeout": 30})
+                self.engine: Engine = create_engine(self.url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
                 # a database host that drops packets must not hang every page for minutes: 5 s, then the outbox
-                extra = {"connect_args": {"connect_timeout": 5}} if self.url.startswith("postgresql") else {}
-                self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20, **extra)
+                extra = {"connect_args": pg_connect_args()} if self.url.startswith("postgresql") else {}
+                self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW,
+                                            pool_timeout=POOL_TIMEOUT_S, **extra)  # fmt: skip
             ensure_schema(self.engine)
             self.close_stale_exams()  # exams nobody came back to (a restart, a closed laptop): not open forever
         except (SQLAlchemyError, OSError) as exc:

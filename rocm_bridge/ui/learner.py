@@ -14,6 +14,8 @@ of a write that did reach the database is stored once.
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 import uuid
 from typing import Any
@@ -35,10 +37,33 @@ OUTBOX = "qz_outbox"  # writes not yet confirmed by the database
 TRIED = "qz_identified"
 COOKIE = "rb_me"
 COOKIE_DAYS = 180
+BACK = "qz_db_back"  # when the outbox last emptied after an outage (the "database is back" notice)
+BACK_SHOW_S = 10
+DOWN = "qz_db_down"  # a write of this session failed and is waiting
+
+log = logging.getLogger("rocm_bridge.db")
+_logged: dict[str, float] = {}
+_log_lock = threading.Lock()
+LOG_EVERY_S = 10
+
+
+def log_db_error(exc: BaseException, where: str) -> None:
+    """Database errors go to the server log (stderr): one line per kind of error and place every LOG_EVERY_S,
+    so 100 students retrying during an outage do not flood it. The message is the driver's (no password in it:
+    libpq never echoes it)."""
+    kind = f"{where}:{type(exc).__name__}"
+    now = time.monotonic()
+    with _log_lock:
+        if now - _logged.get(kind, -LOG_EVERY_S) < LOG_EVERY_S:
+            return
+        _logged[kind] = now
+    detail = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+    log.warning("database error in %s: %s: %s", where, type(exc).__name__, detail)
 
 
 def outage(exc: Exception) -> None:
-    """A database that cannot be reached: a translated message, never a traceback."""
+    """A database that cannot be reached: a translated message, never a traceback (and a line in the log)."""
+    log_db_error(exc, "page")
     show_error(store.StoreUnavailable(detail=type(exc).__name__))
 
 
@@ -296,7 +321,9 @@ def flush() -> bool:
         return True
     try:
         db = store.get_store()
-    except RocmBridgeError:
+    except RocmBridgeError as err:
+        log_db_error(err.__cause__ or err, "outbox")
+        st.session_state[DOWN] = True
         return False
     while box:
         try:
@@ -308,9 +335,13 @@ def flush() -> bool:
             if _learner_gone(db, box[0]):
                 continue
             return False
-        except Exception:  # noqa: BLE001 - the database is away: keep it for the next try
+        except Exception as exc:  # noqa: BLE001 - the database is away: keep it for the next try
+            log_db_error(exc, "outbox")
+            st.session_state[DOWN] = True
             return False
         box.pop(0)
+    if st.session_state.pop(DOWN, False):  # written after an outage: say so on the next full runs
+        st.session_state[BACK] = time.time()
     return True
 
 
@@ -335,16 +366,24 @@ def pending() -> int:
 
 
 def outbox_notice() -> None:
-    """A notice that stays while writes wait, retried every 3 s; gone once they are written."""
+    """A notice that stays while writes wait, retried every 3 s; once they are written, "the database is back"
+    for BACK_SHOW_S on the full runs that follow (the retry fragment reruns the whole page, which would wipe a
+    message it drew itself: issue 27.13)."""
     if pending():
         _retry_fragment()
+        return
+    back = st.session_state.get(BACK)
+    if back is not None:
+        if time.time() - back <= BACK_SHOW_S:
+            st.success(tr("classroom.outbox.saved"), icon=":material/cloud_done:")
+        else:
+            st.session_state.pop(BACK, None)
 
 
 @st.fragment(run_every=3)
 def _retry_fragment() -> None:
     if flush():
-        st.success(tr("classroom.outbox.saved"), icon=":material/cloud_done:")
-        st.rerun(scope="app")
+        st.rerun(scope="app")  # the page without the notice, and with "the database is back"
         return
     n = sum(1 for w in st.session_state.get(OUTBOX, []) if w["op"] == "answer")
     st.warning(tr("classroom.outbox.waiting", n=n, total=pending()), icon=":material/cloud_off:")
