@@ -175,6 +175,8 @@ async def student(i: int, url: str, code: str, args, stats: Stats, clock: dict, 
                 else:
                     stats.poll_late += 1
                 await asyncio.sleep(rng.uniform(*args.think))
+                while timed.lock.locked():  # a timer run in flight has taken the poll's elements off for now
+                    await asyncio.sleep(0.01)
                 if await flows.answer_poll(tab, rng):
                     stats.poll_acked.add(nick)
                 poll_done = True
