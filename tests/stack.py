@@ -20,7 +20,12 @@ from rocm_bridge.serve import start_server, stop_server
 
 class Stack:
     def __init__(self, db_url: str, replicas: int = 2, extra_env: dict[str, str] | None = None) -> None:
+        import secrets
+
         self.db_url = db_url
+        # deploy/ gives every replica the same cookie secret: signed cookies (the browser's copy of unsent answers,
+        # rb_who) made by one replica are read by another
+        self.cookie_secret = secrets.token_hex(24)
         self.n = replicas
         self.extra_env = extra_env or {}
         self.procs: list[subprocess.Popen] = []
@@ -46,7 +51,7 @@ class Stack:
             data = self.dir / f"replica{i}"
             data.mkdir()
             env = {"ROCM_BRIDGE_DB_URL": self.db_url, "ROCM_BRIDGE_DATA_DIR": str(data), "ROCM_BRIDGE_TRUST_PROXY": "1",
-                   **self.extra_env}  # fmt: skip
+                   "STREAMLIT_SERVER_COOKIE_SECRET": self.cookie_secret, **self.extra_env}  # fmt: skip
             return start_server(timeout_s=90, env=env, log=self.dir / f"replica{i}.log")
 
         try:

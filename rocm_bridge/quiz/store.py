@@ -135,6 +135,19 @@ class QuestionStats:
         return self.n_wrong / self.n_answers if self.n_answers else 0.0
 
 
+def _upsert(dialect: str, values: dict[str, Any]) -> Any:
+    """INSERT ... ON CONFLICT (exam_id, exam_slot) DO UPDATE: the latest answer to an exam's question wins."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    stmt = insert(answers).values(**values)
+    keep = ("given", "correct", "misconception", "answered_at", "client_key", "question_id")
+    return stmt.on_conflict_do_update(
+        index_elements=[answers.c.exam_id, answers.c.exam_slot], set_={k: stmt.excluded[k] for k in keep}
+    ).returning(answers.c.id)
+
+
 def _in_class(table: Any, class_id: int | None) -> Any:
     return True if class_id is None else table.c.class_id == class_id
 
@@ -275,9 +288,11 @@ class Store:
         exam_id: int | None = None,
         answered_at: float | None = None,
         client_key: str | None = None,
+        exam_slot: int | None = None,
     ) -> int:
         """Store one graded answer. With a client_key, writing the same answer again (a retry after an
-        outage) stores it once and returns the first row's id."""
+        outage) stores it once and returns the first row's id. An exam answer with its slot (the question's place
+        in the paper) is one row per (exam, slot): a second tab's submission replaces it (upsert)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
         if len(question_id) > QID_MAX or len(misconception or "") > QID_MAX:
@@ -296,9 +311,14 @@ class Store:
             client_key=client_key,
             answered_at=time.time() if answered_at is None else answered_at,
         )
+        if exam_id is not None and exam_slot is not None:
+            values["exam_slot"] = int(exam_slot)
+            stmt = _upsert(self.dialect, values)
+        else:
+            stmt = answers.insert().values(**values).returning(answers.c.id)
         try:
             with self.engine.begin() as conn:
-                return int(conn.execute(answers.insert().values(**values)).inserted_primary_key[0])
+                return int(conn.execute(stmt).scalar_one())
         except IntegrityError:
             if client_key is None:
                 raise
