@@ -107,6 +107,7 @@ class PgCluster:
             ]
             if not self.durable:
                 opts += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+            self._opts = opts
             for attempt in range(5):  # the free port can be taken between choosing and binding it
                 self.port = free_port()
                 try:
@@ -146,6 +147,14 @@ class PgCluster:
         name = url.rsplit("/", 1)[1]
         with self._admin() as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def pause(self) -> None:
+        """Stop the server (an outage), keeping its data: resume() starts it again on the same port."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-m", "fast", "-w", "stop", timeout=30)
+
+    def resume(self) -> None:
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-l", str(self.dir / "server.log"), "-w",
+                  "-t", "60", "-o", " ".join([f"-p {self.port}", *self._opts]), "start")  # fmt: skip
 
     def log(self) -> str:
         try:

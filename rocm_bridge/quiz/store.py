@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import os
 import re
 import threading
@@ -103,6 +104,26 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+log = logging.getLogger("rocm_bridge.db")
+_logged: dict[str, float] = {}
+_log_lock = threading.Lock()
+LOG_EVERY_S = 10
+
+
+def log_db_error(exc: BaseException, where: str) -> None:
+    """Database errors go to the server log (stderr): one line per kind of error and place every LOG_EVERY_S,
+    so 100 students retrying during an outage do not flood it. The message is the driver's (libpq never echoes
+    the password)."""
+    kind = f"{where}:{type(exc).__name__}"
+    now = time.monotonic()
+    with _log_lock:
+        if now - _logged.get(kind, -LOG_EVERY_S) < LOG_EVERY_S:
+            return
+        _logged[kind] = now
+    detail = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+    log.warning("database error in %s: %s: %s", where, type(exc).__name__, detail)
 
 
 def pg_connect_args() -> dict[str, Any]:

@@ -36,7 +36,7 @@ TEACHER = "cr_teacher"  # ClassInfo the teacher opened with the key (this sessio
 NEW_CLASS = "cr_new_class"  # (ClassInfo, teacher key) just created: shown once
 TOKEN = "cr_teacher_token"  # this device's teacher-session token, when the teacher chose to be remembered
 TEACHER_COOKIE = "rb_teacher"
-POLL_EVERY_S = 1.0  # with the 0.5 s poll cache: a new poll shows within ~1.5 s
+POLL_EVERY_S = 1.0  # with the 1 s per-class poll cache (polls.POLL_CACHE_S): a new poll shows within ~1-2 s
 
 
 # --- students ---------------------------------------------------------------------------------------------

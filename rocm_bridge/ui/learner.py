@@ -14,8 +14,6 @@ of a write that did reach the database is stored once.
 
 from __future__ import annotations
 
-import logging
-import threading
 import time
 import uuid
 from typing import Any
@@ -27,6 +25,7 @@ from rocm_bridge.classroom import classes as classes_mod
 from rocm_bridge.classroom.ratelimit import TooManyAttempts
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.quiz import store
+from rocm_bridge.quiz.store import log_db_error
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import show_error, tr
 
@@ -40,26 +39,6 @@ COOKIE_DAYS = 180
 BACK = "qz_db_back"  # when the outbox last emptied after an outage (the "database is back" notice)
 BACK_SHOW_S = 10
 DOWN = "qz_db_down"  # a write of this session failed and is waiting
-
-log = logging.getLogger("rocm_bridge.db")
-_logged: dict[str, float] = {}
-_log_lock = threading.Lock()
-LOG_EVERY_S = 10
-
-
-def log_db_error(exc: BaseException, where: str) -> None:
-    """Database errors go to the server log (stderr): one line per kind of error and place every LOG_EVERY_S,
-    so 100 students retrying during an outage do not flood it. The message is the driver's (no password in it:
-    libpq never echoes it)."""
-    kind = f"{where}:{type(exc).__name__}"
-    now = time.monotonic()
-    with _log_lock:
-        if now - _logged.get(kind, -LOG_EVERY_S) < LOG_EVERY_S:
-            return
-        _logged[kind] = now
-    detail = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
-    log.warning("database error in %s: %s: %s", where, type(exc).__name__, detail)
-
 
 def outage(exc: Exception) -> None:
     """A database that cannot be reached: a translated message, never a traceback (and a line in the log)."""
