@@ -15,8 +15,8 @@ from pathlib import Path
 
 from nginx import Nginx
 
-from rocm_bridge.classroom.ready import READY_PATH
-from rocm_bridge.serve import ROOT, free_port, stop_server, streamlit_args
+from rocm_bridge.classroom.ready import READY_PATH, replica_command
+from rocm_bridge.serve import ROOT, free_port, stop_server
 
 
 def start_replica(env: dict[str, str], log: Path, timeout_s: float = 90) -> tuple[subprocess.Popen, str, str]:
@@ -30,8 +30,8 @@ def start_replica(env: dict[str, str], log: Path, timeout_s: float = 90) -> tupl
     port, ready = free_port(), free_port()
     env = {**os.environ, **env, "ROCM_BRIDGE_READY_PORT": str(ready), "ROCM_BRIDGE_READY_ADDRESS": "127.0.0.1"}
     with open(log, "ab") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "rocm_bridge.classroom.ready", *streamlit_args(port)], cwd=ROOT,
-                                env=env, stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+        cmd = replica_command(port, "127.0.0.1")
+        proc = subprocess.Popen([sys.executable, *cmd[1:]], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:

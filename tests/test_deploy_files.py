@@ -16,12 +16,12 @@ import yaml
 from nginx import ENV_PREFIX, TEMPLATE, envsubst, find_nginx, site_values, template_names
 from pg import missing
 
-from rocm_bridge.classroom.ready import READY_PATH, READY_PORT
+from rocm_bridge.classroom.ready import READY_PATH, READY_PORT, replica_command
 from rocm_bridge.quiz.store import POOL_OVERFLOW, POOL_SIZE
-from rocm_bridge.serve import APP_PORT, HEALTH_PATH, ROOT, streamlit_args
+from rocm_bridge.serve import APP_PORT, HEALTH_PATH, ROOT
 
 # the command tests/stack.py starts every replica with (the readiness thread, then streamlit in that process)
-REPLICA_CMD = ["python", "-m", "rocm_bridge.classroom.ready", *streamlit_args(APP_PORT, "0.0.0.0")]
+REPLICA_CMD = replica_command(APP_PORT, "0.0.0.0")
 CONNECTIONS_PER_REPLICA = POOL_SIZE + POOL_OVERFLOW + 1  # the pool at its fullest, and the readiness check
 SPARE_CONNECTIONS = 10  # pg_dump, an admin's psql, superuser_reserved_connections (3)
 

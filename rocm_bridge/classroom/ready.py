@@ -108,6 +108,13 @@ def serve(address: str, port: int, app_url: str, db_url: str | None = None) -> T
     return server
 
 
+def replica_command(port: int = 8501, address: str = "0.0.0.0") -> list[str]:
+    """How a replica starts: the Dockerfile's CMD, the systemd unit's ExecStart (tests compare them)."""
+    from rocm_bridge.serve import streamlit_args
+
+    return ["python", "-m", "rocm_bridge.classroom.ready", *streamlit_args(port, address)]
+
+
 def _flag(args: list[str], name: str, default: str) -> str:
     for i, a in enumerate(args):
         if a.startswith(f"--{name}="):
