@@ -114,6 +114,7 @@ class Timed:
         self.lock = asyncio.Lock()
         self.page = ""
         self.done = False
+        self.paused = False  # while the student works in a fragment (the poll), its timer waits, as its DOM would
 
         async def run(page_name="", query="lang=en", **kw):
             async with self.lock:
@@ -131,6 +132,8 @@ class Timed:
         due: dict[str, float] = {}
         while not self.done:
             await asyncio.sleep(0.1)
+            if self.paused:
+                continue
             now = time.monotonic()
             for fid, every in list(self.tab.auto_rerun.items()):
                 if fid not in due:
@@ -175,10 +178,14 @@ async def student(i: int, url: str, code: str, args, stats: Stats, clock: dict, 
                 else:
                     stats.poll_late += 1
                 await asyncio.sleep(rng.uniform(*args.think))
-                while timed.lock.locked():  # a timer run in flight has taken the poll's elements off for now
+                timed.paused = True  # the client keeps one element tree: a timer run would take the poll's away
+                while timed.lock.locked():
                     await asyncio.sleep(0.01)
-                if await flows.answer_poll(tab, rng):
-                    stats.poll_acked.add(nick)
+                try:
+                    if await flows.answer_poll(tab, rng):
+                        stats.poll_acked.add(nick)
+                finally:
+                    timed.paused = False
                 poll_done = True
                 continue
             await asyncio.sleep(rng.uniform(*args.think))
