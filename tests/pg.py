@@ -191,14 +191,19 @@ def missing(what: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def postgres():
-    """The session's private PostgreSQL cluster (a PgCluster; .url is the SQLAlchemy URL of its database)."""
+def own_cluster(**kwargs):
+    """A private PostgreSQL cluster for as long as the generator runs (for fixtures; skipped if not installed)."""
     bindir = find_bindir()
     if bindir is None:
         missing("PostgreSQL (initdb, pg_ctl, postgres)")
-    with PgCluster(bindir) as cluster:
+    with PgCluster(bindir, **kwargs) as cluster:
         yield cluster
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """The session's private PostgreSQL cluster (a PgCluster; .url is the SQLAlchemy URL of its database)."""
+    yield from own_cluster()
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import flows
 import pytest
 from nginx import find_nginx
-from pg import PgCluster, find_bindir, missing
+from pg import missing, own_cluster
 from sqlalchemy import create_engine, func, select
 from stack import Stack, start_replica
 
@@ -32,11 +32,7 @@ from rocm_bridge.stclient import get, open_through
 
 @pytest.fixture(scope="module")
 def pg():
-    bindir = find_bindir()
-    if bindir is None:
-        missing("PostgreSQL (initdb, pg_ctl, postgres)")
-    with PgCluster(bindir) as cluster:
-        yield cluster
+    yield from own_cluster()  # this file stops and starts it
 
 
 @pytest.fixture(scope="module")
