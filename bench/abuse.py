@@ -161,8 +161,61 @@ async def compile_lab(url: str, s: Session, _args) -> AsyncIterator[str]:
     yield _said(s, "error", "rror", "VGPR", "busy", "time", "limit", "sandbox", kinds=("alert:", "exception:", "metric:"))
 
 
+async def keras_bomb(url: str, s: Session, _args) -> AsyncIterator[str]:
+    """Issue 27 #1: a .keras file of a few hundred bytes whose config declares a 250M-row Embedding."""
+    from tests.security import bombs
+
+    q = "lang=en&cv_source=upload"
+    await s.run("coverage", query=q)
+    data = bombs.keras_config_bomb({"class_name": "Embedding", "config": {"name": "e", "input_dim": 250_000_000,
+                                                                          "output_dim": 8}}, [None, 10])
+    yield f".keras, {len(data)} bytes, Embedding(250,000,000 x 8) declared"
+    info = await s.upload("cv_file", "tiny.keras", data)
+    await s.run("coverage", {"cv_file": info}, query=q)
+    yield _said(s, "weights", "memory", "refused", "busy", "could not")
+
+
+async def upload_flood(url: str, s: Session, _args) -> AsyncIterator[str]:
+    """Issue 27 #2: one live session uploads 8 files of the server's maximum size."""
+    from rocm_bridge import limits
+
+    mb = limits.server_upload_mb()
+    await s.run("coverage", query="lang=en&cv_source=upload")
+    yield f"8 x {mb} MB uploads from one session"
+    for i in range(8):
+        await s.upload("cv_file", f"f{i}.zip", bytes([i]) * (mb * 1024 * 1024 - 4096))
+    yield "all 8 accepted by the endpoint; the session keeps the newest"
+
+
+async def rerun_flood(url: str, s: Session, _args) -> AsyncIterator[str]:
+    """Issue 27 #5: one client sends rerun requests as fast as it can for 10 s, never waiting for the results."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    await s.run(VICTIM_PAGE)
+    yield "reruns of ch3 as fast as one client sends them, 10 s"
+    sent, stop = 0, time.monotonic() + 10
+
+    async def drain() -> None:
+        while time.monotonic() < stop + 1:
+            try:
+                await s._recv(0.5)
+            except TimeoutError:
+                continue
+
+    reader = asyncio.create_task(drain())
+    while time.monotonic() < stop:
+        msg = BackMsg()
+        msg.rerun_script.query_string, msg.rerun_script.page_name = f"lang=en&n={sent}", VICTIM_PAGE
+        await s.ws.send(msg.SerializeToString())
+        sent += 1
+        await asyncio.sleep(0.001)
+    await reader
+    yield f"{sent / 10:.0f} requests/s sent"
+
+
 PATHS = {"doctor": doctor, "coverage": coverage, "coverage_refused": coverage_refused, "hipify": hipify,
-         "live": live, "compile": compile_lab}  # fmt: skip
+         "live": live, "compile": compile_lab, "keras_bomb": keras_bomb, "upload_flood": upload_flood,
+         "rerun_flood": rerun_flood}  # fmt: skip
 
 
 async def measure(url: str, pid: int, name: str, args) -> dict:
@@ -205,7 +258,8 @@ async def _baseline(url: str, n: int = 20) -> list[float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--paths", default="doctor,coverage,coverage_refused,hipify,live,compile")
+    ap.add_argument("--paths", default="doctor,coverage,coverage_refused,hipify,live,compile,keras_bomb,upload_flood,"
+                                       "rerun_flood")
     ap.add_argument("--live-budget", type=int, default=300, help="the live lab's budget slider (max 300 s)")
     args = ap.parse_args()
     proc, url = start_server()

@@ -5,12 +5,13 @@
 #   e.g. nginx-site.sh /etc/nginx/sites-available/rocm-bridge 80 "127.0.0.1:8501 127.0.0.1:8511" \
 #                      "127.0.0.1:8502 127.0.0.1:8512"
 #
-# - envsubst is given the three ROCM_BRIDGE_* names explicitly: a bare `envsubst` replaces EVERY $name, and nginx's
+# - envsubst is given the four ROCM_BRIDGE_* names explicitly: a bare `envsubst` replaces EVERY $name, and nginx's
 #   own $http_upgrade, $request_id, $host ... become empty (websockets and stickiness silently break);
 # - Debian's nginx package enables sites-enabled/default, a default_server on port 80: a site enabled there that
 #   listens on our port is moved to sites-disabled-by-rocm-bridge/ and named, instead of silently taking the port;
 # - the site is enabled with a link and `nginx -t` checks the whole configuration before anything is reloaded.
-# SITES_ENABLED (default /etc/nginx/sites-enabled) and NGINX (default nginx; "" = do not test) can be changed.
+# SITES_ENABLED (default /etc/nginx/sites-enabled), ACCESS_LOG (default /var/log/nginx/access.log) and NGINX
+# (default nginx; "" = do not test) can be changed.
 set -eu
 SITE=$1
 LISTEN=$2
@@ -21,8 +22,10 @@ servers() { for s in $1; do printf 'server %s; ' "$s"; done; }
 ROCM_BRIDGE_LISTEN=$LISTEN
 ROCM_BRIDGE_UPSTREAM_SERVERS=$(servers "$3")
 ROCM_BRIDGE_READY_SERVERS=$(servers "$4")
-export ROCM_BRIDGE_LISTEN ROCM_BRIDGE_UPSTREAM_SERVERS ROCM_BRIDGE_READY_SERVERS
-envsubst '${ROCM_BRIDGE_LISTEN} ${ROCM_BRIDGE_UPSTREAM_SERVERS} ${ROCM_BRIDGE_READY_SERVERS}' <"$TEMPLATE" >"$SITE"
+ROCM_BRIDGE_ACCESS_LOG=${ACCESS_LOG:-/var/log/nginx/access.log}
+export ROCM_BRIDGE_LISTEN ROCM_BRIDGE_UPSTREAM_SERVERS ROCM_BRIDGE_READY_SERVERS ROCM_BRIDGE_ACCESS_LOG
+envsubst '${ROCM_BRIDGE_LISTEN} ${ROCM_BRIDGE_UPSTREAM_SERVERS} ${ROCM_BRIDGE_READY_SERVERS} ${ROCM_BRIDGE_ACCESS_LOG}' \
+    <"$TEMPLATE" >"$SITE"
 
 PORT=${LISTEN##*:}
 if [ -d "$SITES_ENABLED" ]; then

@@ -22,6 +22,7 @@ import streamlit as st
 from sqlalchemy.exc import IntegrityError
 
 from rocm_bridge.classroom import classes as classes_mod
+from rocm_bridge.classroom import codes
 from rocm_bridge.classroom.ratelimit import TooManyAttempts
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.quiz import store
@@ -34,6 +35,7 @@ CLASS = "qz_class"  # classes.ClassInfo of the learner's class
 NEW_CODE = "qz_new_code"  # the resume code just issued (shown once, until dismissed)
 OUTBOX = "qz_outbox"  # writes not yet confirmed by the database
 TRIED = "qz_identified"
+SWITCH = "qz_switch_to"  # a ?me= code that would replace this device's own learner: asked first, never silent
 COOKIE = "rb_me"
 COOKIE_DAYS = 180
 BACK = "qz_db_back"  # when the outbox last emptied after an outage (the "database is back" notice)
@@ -99,8 +101,15 @@ def identify() -> store.Learner | None:
     if not st.session_state.get(TRIED):
         code = st.query_params.get("me")
         from_link = code is not None
+        own = st.context.cookies.get(COOKIE)
+        if from_link and own and _clean(own) != _clean(code):
+            # a link would silently replace this device's learner (whose later answers would then go to the
+            # link's history): keep the device's own identity and ask
+            st.session_state[SWITCH] = str(code)[:40]
+            code, from_link = own, False
+            st.query_params.pop("me", None)
         if code is None:
-            code = st.context.cookies.get(COOKIE)
+            code = own
         db = _quiet_store() if code else None
         if db is None and code and not from_link and current() is None:
             who = _who_from_cookie()  # the database is away: who this is, from the signed cookie
@@ -137,6 +146,8 @@ def identify() -> store.Learner | None:
             st.session_state[TRIED] = True
         if from_link:
             st.query_params.pop("me", None)
+    if st.session_state.get(SWITCH):
+        _ask_switch()
     flush()
     me = current()
     if me is not None and not st.session_state.get(PROVISIONAL):
@@ -155,6 +166,48 @@ def _quiet_store() -> store.Store | None:
         if current() is None and not _who_from_cookie():
             show_error(err)
     return None
+
+
+def _clean(code: object) -> str:
+    return codes.clean_code(code, codes.RESUME_LEN) or str(code)
+
+
+def _confirm_switch() -> None:
+    me = current()
+    st.markdown(tr("classroom.me.switch_ask", nick=md_escape(me.nickname) if me else "?"))
+    keep, switch = st.columns(2)
+    if keep.button(tr("classroom.me.switch_keep"), type="primary", use_container_width=True):
+        st.session_state.pop(SWITCH, None)
+        st.rerun()
+    if switch.button(tr("classroom.me.switch_yes"), use_container_width=True):
+        db = get_store()
+        code = st.session_state.pop(SWITCH, "")
+        found = None
+        if db is not None:
+            try:
+                found = classes_mod.resume(db, code, client_address(), client_session())
+            except TooManyAttempts as err:
+                show_error(err)
+        if found is not None:
+            _set(db, found)
+            write_cookie(code)
+        else:
+            st.toast(tr("classroom.me.unknown"), icon=":material/link_off:")
+        st.rerun()
+
+
+def _ask_switch() -> None:
+    """A ?me= link opened on a device that already has a learner: ask before switching."""
+    if current() is None:  # the device's own code is gone: the link simply applies
+        code = st.session_state.pop(SWITCH)
+        db = get_store()
+        if db is not None:
+            found = classes_mod.resume(db, code, client_address(), client_session())
+            if found is not None:
+                _set(db, found)
+                write_cookie(code)
+        return
+    st.dialog(tr("classroom.me.switch_title"), dismissible=False)(_confirm_switch)()
 
 
 COOKIE_PENDING = "qz_cookie"  # {name: value} to write on the next complete run (a rerun would drop the script)

@@ -110,7 +110,7 @@ def test_nginx_site_keeps_nginx_variables_and_takes_the_port_from_debians_defaul
     site = tmp_path / "rocm-bridge"
     out = subprocess.run([str(HERE / "nginx-site.sh"), str(site), "80", "127.0.0.1:8501 127.0.0.1:8511",
                           "127.0.0.1:8502 127.0.0.1:8512"], env={**os.environ, "SITES_ENABLED": str(enabled),
-                          "NGINX": ""}, capture_output=True, text=True)  # fmt: skip
+                          "NGINX": "", "ACCESS_LOG": str(tmp_path / "access.log")}, capture_output=True, text=True)  # fmt: skip
     assert out.returncode == 0, out.stderr
     text = site.read_text()
     for var in ("$http_upgrade", "$request_id", "$cookie_rb_route", "$remote_addr", "$upstream_addr"):

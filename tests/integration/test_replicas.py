@@ -8,6 +8,7 @@ the websocket protocol (rocm_bridge/stclient.py), each with its own cookie jar l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +51,22 @@ def test_health_through_nginx(stack):
     assert headers["X-RB-Upstream"] in stack.upstreams
     for replica in stack.urls:  # and each replica directly, as the Compose / Kubernetes health checks ask
         assert get(replica + HEALTH_PATH)[:3:2] == (200, b"ok")
+
+
+def test_a_resume_link_never_reaches_the_access_log(stack):
+    """Issue 27 #7: one page view wrote a learner's resume code into nginx's log 66 times (the request line and
+    every static file's Referer). The log keeps the path only, and browsers are told to send no Referer."""
+    import urllib.request
+
+    code = "ABCD-EFGH-JKMN-PQRS"
+    status, headers, _ = get(f"{stack.url}/?me={code}")
+    assert status == 200 and headers["Referrer-Policy"] == "no-referrer"
+    req = urllib.request.Request(f"{stack.url}/favicon.png", headers={"Referer": f"{stack.url}/?me={code}"})
+    with contextlib.suppress(OSError):
+        urllib.request.urlopen(req, timeout=10).read()
+    log = (stack.nginx.dir / "access.log").read_text()
+    assert "GET / HTTP/1.1" in log and "/favicon.png" in log  # the requests were logged ...
+    assert code not in log and "me=" not in log  # ... without the secret
 
 
 def test_sessions_stick_to_one_replica(stack):
@@ -160,6 +177,38 @@ def test_live_poll_crosses_replicas_and_answers_land_in_postgres(stack):
     assert sorted(nicks[i] for i in in_poll) == ["student 0", "student 1", "student 2"]
     assert by_mode == {"poll": 3, "practice": 3}
     assert cls.join_code and len(cls.key) >= 20
+
+
+def test_a_resume_link_never_silently_replaces_this_devices_learner(stack):
+    """Issue 27 #7: a ?me= link replaced the learner's own identity cookie, so the victim's later answers went to
+    the attacker's history. Now the device keeps its learner and asks; nothing switches without a click."""
+
+    async def go():
+        teacher = await open_through(stack.url)
+        cls = await flows.create_class(teacher, "Links")
+        await teacher.close()
+        victim, attacker = await open_through(stack.url), await open_through(stack.url)
+        await flows.join_class(victim, "victim", cls.join_code)
+        await flows.join_class(attacker, "attacker", cls.join_code)
+        own, theirs = victim.cookies["rb_me"], attacker.cookies["rb_me"]
+        await attacker.close()
+        await victim.close()
+        tab = await open_through(stack.url, dict(victim.cookies))  # the victim opens the attacker's link
+        await tab.run(flows.QUIZ, f"lang=en&me={theirs}")
+        texts = tab.texts()
+        assert flows.label("quiz.nick.as", nick="victim") in texts  # still the device's own learner
+        assert flows.label("classroom.me.switch_ask", nick="victim") in texts  # and asked
+        assert tab.cookies["rb_me"] == own
+        tab.click(tab.widget("button", label=flows.label("classroom.me.switch_keep")))
+        await tab.run(flows.QUIZ, "lang=en")
+        assert flows.label("quiz.nick.as", nick="victim") in tab.texts() and tab.cookies["rb_me"] == own
+        await tab.close()
+        fresh = await open_through(stack.url)  # a device with no learner yet: the link applies, as before
+        await fresh.run(flows.QUIZ, f"lang=en&me={own}")
+        assert flows.label("quiz.nick.as", nick="victim") in fresh.texts()
+        await fresh.close()
+
+    run(go())
 
 
 def test_when_a_replica_goes_away_its_browsers_move_and_keep_their_work(stack):
