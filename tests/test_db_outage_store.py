@@ -89,3 +89,18 @@ def test_a_write_behind_a_table_lock_fails_fast_on_postgres(pg_url):
     with db.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(answers)).scalar_one() == 1
     db.engine.dispose()
+
+
+def test_classroom_check_says_whether_the_database_answers(db_url, monkeypatch, capsys):
+    """`python -m rocm_bridge classroom check`: the readiness check for an admin's shell (and a probe's exec)."""
+    import argparse
+
+    from rocm_bridge.classroom import cli
+
+    monkeypatch.setenv("ROCM_BRIDGE_DB_URL", db_url)
+    Store(db_url).engine.dispose()
+    assert cli.run(argparse.Namespace(action="check")) == 0 and capsys.readouterr().out.strip() == "ready"
+    wrong = "postgresql+psycopg://rocm_bridge:wrong@127.0.0.1:1/none"
+    monkeypatch.setenv("ROCM_BRIDGE_DB_URL", wrong)
+    assert cli.run(argparse.Namespace(action="check")) == 1
+    assert capsys.readouterr().out.strip() == "database: OperationalError"

@@ -43,8 +43,8 @@ def check_database(url: str | None = None) -> tuple[bool, str]:
     from rocm_bridge.quiz import store
 
     try:
-        if _engine is None or url is not None:
-            u = url or store.default_url()
+        u = url or store.default_url()
+        if _engine is None or str(_engine.url.render_as_string(hide_password=False)) != u:
             args = store.pg_connect_args() | {"connect_timeout": TIMEOUT_S} if u.startswith("postgresql") else {}
             _engine = create_engine(u, poolclass=NullPool, connect_args=args)
         with _engine.connect() as conn:
