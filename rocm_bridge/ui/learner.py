@@ -238,7 +238,7 @@ def forget_cookie() -> None:
 # without the database, and writes the answers once it is back (client keys make a second copy harmless).
 # Signed with server.cookieSecret (STREAMLIT_SERVER_COOKIE_SECRET, which every replica must share, deploy/ sets
 # it), so nobody can put answers into another learner's history by editing a cookie. A cookie holds about 4 KB:
-# OUTBOX_COOKIE_MAX characters keep roughly 55 answers (33: 2.5 KB); past that the newest stay in this tab only, and the
+# OUTBOX_COOKIE_MAX characters keep roughly 55 answers (33: 2.5 KB); past that the oldest stay in this tab only, and the
 # notice says how many the browser holds.
 
 WHO_COOKIE = "rb_who"
