@@ -59,17 +59,25 @@ def template_names(text: str | None = None) -> set[str]:
     return set(re.findall(r"\$\{(" + ENV_PREFIX + r"[A-Z0-9_]+)\}", text))
 
 
-def site_values(listen: str, upstreams: list[str], access_log: str = "/var/log/nginx/access.log") -> dict[str, str]:
+def site_values(
+    listen: str, upstreams: list[str], access_log: str = "/var/log/nginx/access.log", ready: list[str] | None = None
+) -> dict[str, str]:
+    """The template's names. `ready`: the replicas' readiness ports (default: the app's host, port + 1, as the
+    Dockerfile's 8501 / 8502)."""
+    if ready is None:
+        ready = [f"{u.rsplit(':', 1)[0]}:{int(u.rsplit(':', 1)[1]) + 1}" for u in upstreams]
     return {
         "ROCM_BRIDGE_LISTEN": listen,
         "ROCM_BRIDGE_UPSTREAM_SERVERS": " ".join(f"server {u};" for u in upstreams),
         "ROCM_BRIDGE_ACCESS_LOG": access_log,
+        "ROCM_BRIDGE_READY_SERVERS": " ".join(f"server {u};" for u in ready),
     }
 
 
 class Nginx:
-    def __init__(self, upstreams: list[str], *, nginx: str | None = None) -> None:
+    def __init__(self, upstreams: list[str], *, ready: list[str] | None = None, nginx: str | None = None) -> None:
         self.upstreams = upstreams
+        self.ready = ready
         self.nginx = nginx or find_nginx()
         self.port = 0
         self.dir: Path | None = None
@@ -89,7 +97,8 @@ class Nginx:
             nobody = pwd.getpwnam("nobody")
             os.chown(d / "tmp", nobody.pw_uid, nobody.pw_gid)
             user = f"user nobody {_group_of(nobody.pw_gid)};"
-        site = envsubst(TEMPLATE.read_text(), site_values(f"127.0.0.1:{self.port}", self.upstreams, f"{d}/access.log"))
+        site = envsubst(TEMPLATE.read_text(),
+                        site_values(f"127.0.0.1:{self.port}", self.upstreams, f"{d}/access.log", self.ready))  # fmt: skip
         (d / "conf.d" / "rocm-bridge.conf").write_text(site)
         conf = d / "nginx.conf"
         conf.write_text(MAIN_CONF.format(dir=d, user=user))

@@ -107,6 +107,7 @@ class PgCluster:
             ]
             if not self.durable:
                 opts += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+            self._opts = opts
             for attempt in range(5):  # the free port can be taken between choosing and binding it
                 self.port = free_port()
                 try:
@@ -147,6 +148,14 @@ class PgCluster:
         with self._admin() as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
+    def pause(self) -> None:
+        """Stop the server (an outage), keeping its data: resume() starts it again on the same port."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-m", "fast", "-w", "stop", timeout=30)
+
+    def resume(self) -> None:
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-l", str(self.dir / "server.log"), "-w",
+                  "-t", "60", "-o", " ".join([f"-p {self.port}", *self._opts]), "start")  # fmt: skip
+
     def log(self) -> str:
         try:
             return (self.dir / "server.log").read_text(errors="replace") if self.dir else ""
@@ -182,14 +191,19 @@ def missing(what: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def postgres():
-    """The session's private PostgreSQL cluster (a PgCluster; .url is the SQLAlchemy URL of its database)."""
+def own_cluster(**kwargs):
+    """A private PostgreSQL cluster for as long as the generator runs (for fixtures; skipped if not installed)."""
     bindir = find_bindir()
     if bindir is None:
         missing("PostgreSQL (initdb, pg_ctl, postgres)")
-    with PgCluster(bindir) as cluster:
+    with PgCluster(bindir, **kwargs) as cluster:
         yield cluster
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """The session's private PostgreSQL cluster (a PgCluster; .url is the SQLAlchemy URL of its database)."""
+    yield from own_cluster()
 
 
 @pytest.fixture

@@ -16,7 +16,14 @@ import yaml
 from nginx import ENV_PREFIX, TEMPLATE, envsubst, find_nginx, site_values, template_names
 from pg import missing
 
-from rocm_bridge.serve import APP_PORT, HEALTH_PATH, ROOT, streamlit_args
+from rocm_bridge.classroom.ready import READY_PATH, READY_PORT, replica_command
+from rocm_bridge.quiz.store import POOL_OVERFLOW, POOL_SIZE
+from rocm_bridge.serve import APP_PORT, HEALTH_PATH, ROOT
+
+# the command tests/stack.py starts every replica with (the readiness thread, then streamlit in that process)
+REPLICA_CMD = replica_command(APP_PORT, "0.0.0.0")
+CONNECTIONS_PER_REPLICA = POOL_SIZE + POOL_OVERFLOW + 1  # the pool at its fullest, and the readiness check
+SPARE_CONNECTIONS = 10  # pg_dump, an admin's psql, superuser_reserved_connections (3)
 
 DEPLOY = ROOT / "deploy"
 
@@ -56,14 +63,14 @@ def test_dockerfile_runs_the_tested_command_as_a_non_root_user():
     (base,) = instr("FROM")
     assert re.fullmatch(r"python:3\.11(\.\d+)?-slim(-\w+)?", base)
     (cmd,) = instr("CMD")
-    assert json.loads(cmd) == ["streamlit", *streamlit_args(APP_PORT, "0.0.0.0")]
-    assert instr("EXPOSE") == [str(APP_PORT)]
+    assert json.loads(cmd) == REPLICA_CMD
+    assert instr("EXPOSE") == [f"{APP_PORT} {READY_PORT}"]
     (user,) = instr("USER")
     assert user not in ("root", "0")
     assert any("useradd" in r and re.search(rf"\b{user}\b", r) for r in instr("RUN"))
     assert "pip install -r requirements.txt" in " ".join(instr("RUN"))
     (health,) = instr("HEALTHCHECK")
-    assert f"http://127.0.0.1:{APP_PORT}{HEALTH_PATH}" in health
+    assert f"http://127.0.0.1:{READY_PORT}{READY_PATH}" in health  # readiness: the database too (issue 27.9)
 
 
 def test_image_has_the_postgres_driver_the_urls_name():
@@ -81,7 +88,7 @@ def test_compose_wires_db_replicas_and_nginx(compose):
     url = app["environment"]["ROCM_BRIDGE_DB_URL"]
     assert url.startswith("postgresql+psycopg://") and "@db:5432/" in url
     assert db["environment"]["POSTGRES_USER"] in url and url.endswith("/" + db["environment"]["POSTGRES_DB"])
-    assert app["expose"] == [str(APP_PORT)] and "ports" not in app  # reachable only through nginx, so
+    assert app["expose"] == [str(APP_PORT), str(READY_PORT)] and "ports" not in app  # only through nginx, so
     assert app["environment"]["ROCM_BRIDGE_TRUST_PROXY"] == "1"  # its X-Real-IP can be trusted
     assert app["depends_on"]["db"]["condition"] == "service_healthy"
     assert "replicas" in app["deploy"]
@@ -101,6 +108,7 @@ def test_compose_mounts_the_tested_nginx_template(compose):
     assert env["NGINX_ENVSUBST_FILTER"] == "^" + ENV_PREFIX
     assert env["ROCM_BRIDGE_LISTEN"] == "80"
     assert env["ROCM_BRIDGE_UPSTREAM_SERVERS"] == f"server app:{APP_PORT};"
+    assert env["ROCM_BRIDGE_READY_SERVERS"] == f"server app:{READY_PORT};"
 
 
 def test_compose_variables_are_documented(compose):
@@ -116,7 +124,8 @@ def test_template_as_compose_fills_it_is_valid_nginx(tmp_path, compose):
         missing("nginx")
     values = {k: v for k, v in compose["services"]["nginx"]["environment"].items() if k.startswith(ENV_PREFIX)}
     # `app` resolves only inside Compose's network; nginx -t resolves upstream names, so use loopback here.
-    values["ROCM_BRIDGE_UPSTREAM_SERVERS"] = values["ROCM_BRIDGE_UPSTREAM_SERVERS"].replace("app:", "127.0.0.1:")
+    for name in ("ROCM_BRIDGE_UPSTREAM_SERVERS", "ROCM_BRIDGE_READY_SERVERS"):
+        values[name] = values[name].replace("app:", "127.0.0.1:")
     site = envsubst(TEMPLATE.read_text(), values)
     assert "${" not in re.sub(r"#.*", "", site)
     assert site_values("80", [f"127.0.0.1:{APP_PORT}"]) == values
@@ -146,8 +155,15 @@ def test_kubernetes_manifests_agree(k8s):
     (c,) = pod["containers"]
     assert "command" not in c and "args" not in c  # the image's CMD
     assert c["ports"][0]["containerPort"] == APP_PORT
-    for probe in ("readinessProbe", "livenessProbe"):
-        assert c[probe]["httpGet"]["path"] == HEALTH_PATH
+    ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    assert ports == {"http": APP_PORT, "ready": READY_PORT}
+    assert (c["readinessProbe"]["httpGet"]["path"], c["readinessProbe"]["httpGet"]["port"]) == (READY_PATH, "ready")
+    assert (c["livenessProbe"]["httpGet"]["path"], c["livenessProbe"]["httpGet"]["port"]) == (HEALTH_PATH, "http")
+    rolling = dep["spec"]["strategy"]["rollingUpdate"]
+    assert dep["spec"]["strategy"]["type"] == "RollingUpdate" and rolling["maxUnavailable"] == 0
+    pdb = k8s[("PodDisruptionBudget", "rocm-bridge")]
+    assert pdb["spec"]["selector"]["matchLabels"] == dep["spec"]["template"]["metadata"]["labels"]
+    assert pdb["spec"]["maxUnavailable"] == 1 < dep["spec"]["replicas"]
     uid = re.search(r"--uid (\d+)", " ".join(instr("RUN"))).group(1)
     assert pod["securityContext"]["runAsNonRoot"] and str(pod["securityContext"]["runAsUser"]) == uid
     secret = k8s[("Secret", "rocm-bridge")]["stringData"]
@@ -183,3 +199,23 @@ def test_the_app_reads_the_env_name_deploy_sets(monkeypatch):
 
     monkeypatch.setenv("ROCM_BRIDGE_DB_URL", "postgresql+psycopg://u:p@db:5432/rocm_bridge")
     assert default_url() == "postgresql+psycopg://u:p@db:5432/rocm_bridge"
+
+
+def _max_connections(args: list[str]) -> int:
+    joined = " ".join(args)
+    found = re.search(r"max_connections=(\d+)", joined)
+    return int(found.group(1)) if found else 100  # PostgreSQL's default
+
+
+def test_postgres_has_room_for_every_replica_pool(compose, k8s):
+    """Issue 27.14: N replicas x (pool_size + max_overflow + readiness) must stay under max_connections, with room
+    for pg_dump and an admin; the files say how many replicas that is (6 with 200)."""
+    limit = _max_connections(compose["services"]["db"]["command"])
+    assert limit >= 6 * CONNECTIONS_PER_REPLICA + SPARE_CONNECTIONS
+    replicas = int(re.search(r"\$\{ROCM_BRIDGE_REPLICAS:-(\d+)\}", str(compose["services"]["app"]["deploy"]["replicas"]))[1])
+    assert replicas * CONNECTIONS_PER_REPLICA + SPARE_CONNECTIONS <= limit
+    (db,) = k8s[("StatefulSet", "rocm-bridge-db")]["spec"]["template"]["spec"]["containers"]
+    k8s_limit = _max_connections(db["args"])
+    dep = k8s[("Deployment", "rocm-bridge")]["spec"]
+    surge = dep["strategy"]["rollingUpdate"]["maxSurge"]
+    assert (dep["replicas"] + surge) * CONNECTIONS_PER_REPLICA + SPARE_CONNECTIONS <= k8s_limit

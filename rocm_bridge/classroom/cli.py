@@ -5,6 +5,7 @@ from $ROCM_BRIDGE_TEACHER_KEY or asked for, never taken as an argument: argument
     create    a class: prints the join code and the teacher key (shown once)
     export    the class's answers as formula-safe CSV on stdout
     delete    the class and everything of its learners
+    check     can this host's settings reach the database (the readiness check of rocm_bridge/classroom/ready.py)?
 The database is $ROCM_BRIDGE_DB_URL (PostgreSQL) or the default SQLite file.
 """
 
@@ -21,6 +22,7 @@ HELP = "classes from the command line: migrate the schema, create a class, expor
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
     sub.add_parser("migrate", help="create or upgrade the database schema (safe to run from several hosts)")
+    sub.add_parser("check", help="the readiness check of the database: exit 0 when reachable with this schema")
     create = sub.add_parser("create", help="create a class; prints its join code and teacher key once")
     create.add_argument("name")
     for name, text in (("export", "print the class's answers as CSV"), ("delete", "delete the class's data")):
@@ -37,6 +39,12 @@ def run(args: argparse.Namespace) -> int:
     from rocm_bridge.quiz import schema
     from rocm_bridge.quiz.store import Store
 
+    if args.action == "check":
+        from rocm_bridge.classroom.ready import check_database
+
+        ok, why = check_database()
+        print(why)
+        return 0 if ok else 1
     store = Store()
     if args.action == "migrate":
         with store.engine.connect() as conn:

@@ -35,7 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 NICK_MAX = 24  # characters (NFKC), what the nickname column holds
 KEY_MAX = 96  # the nickname key column: casefold can triple a character (ΐ -> 3), so 3 * 24 fits
 QID_MAX = 96  # question ids (bank ids are at most 80, generator ids far fewer)
@@ -110,8 +110,12 @@ answers = Table(
     Column("exam_id", Integer),
     Column("client_key", String(40)),  # set by the session: a retried write is stored once
     Column("answered_at", Float, nullable=False),
+    Column("exam_slot", Integer),  # exam answers: the question's place in the paper (version 4)
     UniqueConstraint("learner_id", "client_key", name="rb_answers_once"),
 )
+# One answer per question of an exam, however many tabs submit it (issue 27.12): the latest one wins (upsert).
+# NULLs are distinct in a unique index on both databases, so answers outside exams are not affected.
+EXAM_SLOT_INDEX = Index("rb_answers_exam_slot", answers.c.exam_id, answers.c.exam_slot, unique=True)
 Index("rb_answers_learner", answers.c.learner_id, answers.c.answered_at)
 Index("rb_answers_class", answers.c.class_id, answers.c.question_id)
 
@@ -207,9 +211,18 @@ def _from_v1(conn: Connection) -> None:
             )  # fmt: skip
 
 
+def _exam_slots(conn: Connection) -> None:
+    """Version 4: rb_answers.exam_slot and the unique index on (exam_id, exam_slot). Older exam answers keep a
+    NULL slot (they may hold the duplicates of issue 27.12, which stay as history); create_all made both on a
+    new database, so each step checks first."""
+    if "exam_slot" not in {c["name"] for c in inspect(conn).get_columns("rb_answers")}:
+        conn.execute(text("ALTER TABLE rb_answers ADD COLUMN exam_slot INTEGER"))
+    EXAM_SLOT_INDEX.create(conn, checkfirst=True)
+
+
 # version -> step that brings a database from version-1 to version (run in order, under the lock); version 3
 # only adds rb_teacher_sessions, which create_all makes
-MIGRATIONS: dict[int, Any] = {2: _from_v1}
+MIGRATIONS: dict[int, Any] = {2: _from_v1, 4: _exam_slots}
 
 
 @contextmanager
@@ -237,7 +250,9 @@ def ensure_schema(engine: Engine) -> int:
     postgres = engine.dialect.name == "postgresql"
     lock = _file_lock(engine) if engine.dialect.name == "sqlite" else _no_lock()
     with lock, engine.begin() as conn:
-        if postgres:
+        if postgres:  # replicas starting together wait here for each other: longer than a click's timeouts
+            conn.execute(text("SET LOCAL lock_timeout = '120s'"))
+            conn.execute(text("SET LOCAL statement_timeout = '300s'"))
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ADVISORY_LOCK_ID})
         version = current_version(conn)
         if version >= SCHEMA_VERSION:

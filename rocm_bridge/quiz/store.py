@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import os
 import re
 import threading
@@ -39,6 +40,15 @@ _NICK_RE = re.compile(r"^[^\W_][\w .\-]*$")
 
 MODES = ("practice", "exam", "review", "chapter", "interview", "poll")
 EXAM_GRACE_S = 3600  # an open exam this long past its deadline is closed as abandoned
+# A click must not hang behind a table lock or a slow query (issue 27.11: 21 s with no message): PostgreSQL gives
+# up waiting for a lock after LOCK_TIMEOUT_MS and on any statement after STATEMENT_TIMEOUT_MS, SQLite after
+# BUSY_TIMEOUT_MS; a pool with every connection busy makes a caller wait at most POOL_TIMEOUT_S. The write then
+# stays in the outbox and the page shows the outage notice. The schema migration sets its own, longer limits.
+LOCK_TIMEOUT_MS = 2000
+STATEMENT_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_MS = 3000
+POOL_TIMEOUT_S = 5
+POOL_SIZE, POOL_OVERFLOW = 10, 20  # per replica: replicas x 30 must stay under max_connections (docs/deploy.md)
 
 
 class NicknameError(InvalidInput):
@@ -91,9 +101,36 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+log = logging.getLogger("rocm_bridge.db")
+_logged: dict[str, float] = {}
+_log_lock = threading.Lock()
+LOG_EVERY_S = 10
+
+
+def log_db_error(exc: BaseException, where: str) -> None:
+    """Database errors go to the server log (stderr): one line per kind of error and place every LOG_EVERY_S,
+    so 100 students retrying during an outage do not flood it. The message is the driver's (libpq never echoes
+    the password)."""
+    kind = f"{where}:{type(exc).__name__}"
+    now = time.monotonic()
+    with _log_lock:
+        if now - _logged.get(kind, -LOG_EVERY_S) < LOG_EVERY_S:
+            return
+        _logged[kind] = now
+    detail = " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+    log.warning("database error in %s: %s: %s", where, type(exc).__name__, detail)
+
+
+def pg_connect_args() -> dict[str, Any]:
+    """psycopg connection arguments: connect within 5 s; lock and statement timeouts set for the session by the
+    server at connect (libpq `options`), so every statement of every pooled connection has them."""
+    return {"connect_timeout": 5, "application_name": "rocm_bridge",
+            "options": f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -119,6 +156,19 @@ class QuestionStats:
         return self.n_wrong / self.n_answers if self.n_answers else 0.0
 
 
+def _upsert(dialect: str, values: dict[str, Any]) -> Any:
+    """INSERT ... ON CONFLICT (exam_id, exam_slot) DO UPDATE: the latest answer to an exam's question wins."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    stmt = insert(answers).values(**values)
+    keep = ("given", "correct", "misconception", "answered_at", "client_key", "question_id")
+    return stmt.on_conflict_do_update(
+        index_elements=[answers.c.exam_id, answers.c.exam_slot], set_={k: stmt.excluded[k] for k in keep}
+    ).returning(answers.c.id)
+
+
 def _in_class(table: Any, class_id: int | None) -> Any:
     return True if class_id is None else table.c.class_id == class_id
 
@@ -130,12 +180,13 @@ class Store:
             if self.url.startswith("sqlite:///"):
                 path = Path(self.url.removeprefix("sqlite:///"))
                 path.parent.mkdir(parents=True, exist_ok=True)
-                self.engine: Engine = create_engine(self.url, connect_args={"timeout": 30})
+                self.engine: Engine = create_engine(self.url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
                 # a database host that drops packets must not hang every page for minutes: 5 s, then the outbox
-                extra = {"connect_args": {"connect_timeout": 5}} if self.url.startswith("postgresql") else {}
-                self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=10, max_overflow=20, **extra)
+                extra = {"connect_args": pg_connect_args()} if self.url.startswith("postgresql") else {}
+                self.engine = create_engine(self.url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW,
+                                            pool_timeout=POOL_TIMEOUT_S, **extra)  # fmt: skip
             ensure_schema(self.engine)
             self.close_stale_exams()  # exams nobody came back to (a restart, a closed laptop): not open forever
         except (SQLAlchemyError, OSError) as exc:
@@ -258,9 +309,11 @@ class Store:
         exam_id: int | None = None,
         answered_at: float | None = None,
         client_key: str | None = None,
+        exam_slot: int | None = None,
     ) -> int:
         """Store one graded answer. With a client_key, writing the same answer again (a retry after an
-        outage) stores it once and returns the first row's id."""
+        outage) stores it once and returns the first row's id. An exam answer with its slot (the question's place
+        in the paper) is one row per (exam, slot): a second tab's submission replaces it (upsert)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
         if len(question_id) > QID_MAX or len(misconception or "") > QID_MAX:
@@ -279,9 +332,14 @@ class Store:
             client_key=client_key,
             answered_at=time.time() if answered_at is None else answered_at,
         )
+        if exam_id is not None and exam_slot is not None:
+            values["exam_slot"] = int(exam_slot)
+            stmt = _upsert(self.dialect, values)
+        else:
+            stmt = answers.insert().values(**values).returning(answers.c.id)
         try:
             with self.engine.begin() as conn:
-                return int(conn.execute(answers.insert().values(**values)).inserted_primary_key[0])
+                return int(conn.execute(stmt).scalar_one())
         except IntegrityError:
             if client_key is None:
                 raise

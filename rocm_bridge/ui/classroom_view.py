@@ -36,7 +36,10 @@ TEACHER = "cr_teacher"  # ClassInfo the teacher opened with the key (this sessio
 NEW_CLASS = "cr_new_class"  # (ClassInfo, teacher key) just created: shown once
 TOKEN = "cr_teacher_token"  # this device's teacher-session token, when the teacher chose to be remembered
 TEACHER_COOKIE = "rb_teacher"
-POLL_EVERY_S = 1.0  # with the 0.5 s poll cache: a new poll shows within ~1.5 s
+POLL_EVERY_S = 1.0  # with the 1 s per-class poll cache (polls.POLL_CACHE_S): a new poll shows within ~1-2 s
+# On other pages (the quiz) the poll banner is looked for every 2 s: each timer tick costs a session ~3 ms of
+# Streamlit's own CPU whatever the fragment does (docs/deploy.md, Scale), and a practising student is most of a class
+POLL_AWAY_S = 2.0
 
 
 # --- students ---------------------------------------------------------------------------------------------
@@ -47,11 +50,25 @@ def student_poll() -> None:
     me, info = learner_mod.current(), learner_mod.current_class()
     if me is None or info is None:
         return
-    _poll_fragment()
+    if _on_page("classroom"):
+        _poll_fragment()
+    else:
+        _poll_fragment_away()
 
 
-@st.fragment(run_every=POLL_EVERY_S)
-def _poll_fragment() -> None:
+def _on_page(key: str) -> bool:
+    """Whether this run is the page `key` (Streamlit's page registry of st.navigation; False if unknown)."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        info = ctx.pages_manager.get_pages().get(ctx.page_script_hash) if ctx else None
+        return bool(info) and info.get("url_pathname") == page(key).url_path
+    except Exception:  # noqa: BLE001 - an internal API of Streamlit 1.67: when it moves, the fast timer
+        return True
+
+
+def _poll_body() -> None:
     me, info = learner_mod.current(), learner_mod.current_class()
     if me is None or info is None:
         return
@@ -110,6 +127,10 @@ def _poll_fragment() -> None:
                 return
             mine[poll.id] = scoring.normalize_given(q, given)
             st.success(tr("classroom.poll.received"), icon=":material/how_to_vote:")
+
+
+_poll_fragment = st.fragment(run_every=POLL_EVERY_S)(_poll_body)
+_poll_fragment_away = st.fragment(run_every=POLL_AWAY_S)(_poll_body)
 
 
 # --- teachers ---------------------------------------------------------------------------------------------

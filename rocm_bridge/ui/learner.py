@@ -26,6 +26,7 @@ from rocm_bridge.classroom import codes
 from rocm_bridge.classroom.ratelimit import TooManyAttempts
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.quiz import store
+from rocm_bridge.quiz.store import log_db_error
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import show_error, tr
 
@@ -37,10 +38,13 @@ TRIED = "qz_identified"
 SWITCH = "qz_switch_to"  # a ?me= code that would replace this device's own learner: asked first, never silent
 COOKIE = "rb_me"
 COOKIE_DAYS = 180
-
+BACK = "qz_db_back"  # when the outbox last emptied after an outage (the "database is back" notice)
+BACK_SHOW_S = 10
+DOWN = "qz_db_down"  # a write of this session failed and is waiting
 
 def outage(exc: Exception) -> None:
-    """A database that cannot be reached: a translated message, never a traceback."""
+    """A database that cannot be reached: a translated message, never a traceback (and a line in the log)."""
+    log_db_error(exc, "page")
     show_error(store.StoreUnavailable(detail=type(exc).__name__))
 
 
@@ -91,6 +95,9 @@ def _set(db: store.Store, found: store.Learner) -> None:
 
 def identify() -> store.Learner | None:
     """Once per session: resume from ?me= or the cookie. Then flush the outbox (every run)."""
+    if not st.session_state.get("qz_restored"):
+        st.session_state["qz_restored"] = True
+        _restore_outbox()
     if not st.session_state.get(TRIED):
         code = st.query_params.get("me")
         from_link = code is not None
@@ -103,7 +110,12 @@ def identify() -> store.Learner | None:
             st.query_params.pop("me", None)
         if code is None:
             code = own
-        db = get_store() if code else None
+        db = _quiet_store() if code else None
+        if db is None and code and not from_link and current() is None:
+            who = _who_from_cookie()  # the database is away: who this is, from the signed cookie
+            if who is not None:
+                st.session_state[LEARNER], st.session_state[CLASS] = who, None
+                st.session_state[PROVISIONAL] = True
         if db is not None:
             st.session_state[TRIED] = True
             try:
@@ -113,10 +125,17 @@ def identify() -> store.Learner | None:
                 found = None
             except Exception as exc:  # noqa: BLE001 - a database outage: try again on the next run
                 st.session_state[TRIED] = False
-                outage(exc)
                 found = None
+                who = _who_from_cookie() if current() is None and not from_link else None
+                if who is not None:  # who this is, from the signed cookie, until the database is back
+                    st.session_state[LEARNER], st.session_state[CLASS] = who, None
+                    st.session_state[PROVISIONAL] = True
+                    log_db_error(exc, "identify")
+                elif current() is None:
+                    outage(exc)
             if found is not None:
                 _set(db, found)
+                st.session_state.pop(PROVISIONAL, None)
                 if from_link:
                     write_cookie(str(code))  # this device remembers it from now on
             elif st.session_state[TRIED] and not from_link:
@@ -129,9 +148,24 @@ def identify() -> store.Learner | None:
             st.query_params.pop("me", None)
     if st.session_state.get(SWITCH):
         _ask_switch()
-    emit_cookies()
     flush()
-    return current()
+    me = current()
+    if me is not None and not st.session_state.get(PROVISIONAL):
+        write_who(me)
+    sync_outbox_cookie()
+    emit_cookies()
+    return me
+
+
+def _quiet_store() -> store.Store | None:
+    """The store, or None while the database is away (with the outage message only when nobody is known)."""
+    try:
+        return store.get_store()
+    except RocmBridgeError as err:
+        log_db_error(err.__cause__ or err, "identify")
+        if current() is None and not _who_from_cookie():
+            show_error(err)
+    return None
 
 
 def _clean(code: object) -> str:
@@ -179,9 +213,9 @@ def _ask_switch() -> None:
 COOKIE_PENDING = "qz_cookie"  # {name: value} to write on the next complete run (a rerun would drop the script)
 
 
-def set_cookie(name: str, value: str, max_age_s: int) -> None:
+def set_cookie(name: str, value: str, max_age_s: int, max_len: int = 64) -> None:
     """Write (value) or clear ("") a cookie of this site on this run; values keep [A-Za-z0-9-] only."""
-    clean = "".join(ch for ch in value if ch.isascii() and (ch.isalnum() or ch == "-"))[:64]
+    clean = "".join(ch for ch in value if ch.isascii() and (ch.isalnum() or ch == "-"))[:max_len]
     st.session_state.setdefault(COOKIE_PENDING, {})[name] = (clean, max_age_s if clean else 0)
 
 
@@ -191,6 +225,113 @@ def write_cookie(code: str) -> None:
 
 def forget_cookie() -> None:
     set_cookie(COOKIE, "", 0)
+    set_cookie(WHO_COOKIE, "", 0)
+    set_cookie(OUTBOX_COOKIE, "", 0)
+
+
+# --- what the browser keeps while the database is away (issue 27.10) -------------------------------------
+#
+# A session's outbox lives in one server process: if that replica dies while the database is down, its unsent
+# answers would die with it. So while writes wait, the browser keeps a copy in the `rb_ob` cookie (compressed
+# JSON, signed), and the learner's id, class and nickname in `rb_who` (signed): the new session on another
+# replica, or after a reload, reads both from the websocket handshake (st.context.cookies), knows who this is
+# without the database, and writes the answers once it is back (client keys make a second copy harmless).
+# Signed with server.cookieSecret (STREAMLIT_SERVER_COOKIE_SECRET, which every replica must share, deploy/ sets
+# it), so nobody can put answers into another learner's history by editing a cookie. A cookie holds about 4 KB:
+# OUTBOX_COOKIE_MAX characters keep roughly 55 answers (33: 2.5 KB); past that the oldest stay in this tab only, and the
+# notice says how many the browser holds.
+
+WHO_COOKIE = "rb_who"
+OUTBOX_COOKIE = "rb_ob"
+OUTBOX_COOKIE_MAX = 3800
+PROVISIONAL = "qz_provisional"  # the learner came from rb_who while the database was away
+
+
+def _secret() -> bytes:
+    return str(st.get_option("server.cookieSecret") or "").encode()
+
+
+def _seal(obj: Any) -> str:
+    import base64
+    import hashlib
+    import hmac
+    import json
+    import zlib
+
+    body = base64.b32encode(zlib.compress(json.dumps(obj, separators=(",", ":")).encode(), 9)).decode().rstrip("=")
+    mac = hmac.new(_secret(), body.encode(), hashlib.sha256).hexdigest()[:32]
+    return f"{body}-{mac}"
+
+
+def _unseal(raw: str | None) -> Any:
+    """The signed value, or None (absent, altered, or signed by a replica with another secret)."""
+    import base64
+    import hashlib
+    import hmac
+    import json
+    import zlib
+
+    body, _, mac = str(raw or "").rpartition("-")
+    if not body or not hmac.compare_digest(mac, hmac.new(_secret(), body.encode(), hashlib.sha256).hexdigest()[:32]):
+        return None
+    try:
+        data = zlib.decompressobj().decompress(base64.b32decode(body + "=" * (-len(body) % 8)), 1 << 16)
+        return json.loads(data)
+    except (ValueError, zlib.error):
+        return None
+
+
+def write_who(me: store.Learner) -> None:
+    value = _seal([me.id, me.class_id, me.nickname])
+    if st.context.cookies.get(WHO_COOKIE) != value and st.session_state.get("qz_who") != value:
+        st.session_state["qz_who"] = value
+        set_cookie(WHO_COOKIE, value, COOKIE_DAYS * 86400, max_len=400)
+
+
+def _who_from_cookie() -> store.Learner | None:
+    found = _unseal(st.context.cookies.get(WHO_COOKIE))
+    if not (isinstance(found, list) and len(found) == 3 and all(isinstance(v, int) for v in found[:2])):
+        return None
+    return store.Learner(int(found[0]), str(found[2])[:store.NICK_MAX], int(found[1]))
+
+
+def _restore_outbox() -> None:
+    """Writes a dead replica (or the tab before a reload) kept in the browser join this session's outbox."""
+    found = _unseal(st.context.cookies.get(OUTBOX_COOKIE))
+    if not isinstance(found, list):
+        return
+    box: list[dict[str, Any]] = st.session_state.setdefault(OUTBOX, [])
+    have = {(w["op"], w.get("client_key"), w.get("exam_id")) for w in box}
+    for w in found:
+        if isinstance(w, dict) and w.get("op") in OPS and (w["op"], w.get("client_key"), w.get("exam_id")) not in have:
+            box.append(w)
+    if box:
+        st.session_state["qz_outbox_cookie"] = True
+
+
+def in_browser() -> int:
+    """How many waiting writes the browser's cookie holds too (the newest that fit)."""
+    return st.session_state.get("qz_outbox_kept", 0)
+
+
+def sync_outbox_cookie() -> None:
+    """Every full run while writes wait: the browser's copy of them; cleared once they are written."""
+    box: list[dict[str, Any]] = st.session_state.get(OUTBOX) or []
+    if not box:
+        had = st.session_state.pop("qz_outbox_cookie", False) or bool(st.context.cookies.get(OUTBOX_COOKIE))
+        if had and not st.session_state.get("qz_outbox_cleared"):
+            st.session_state["qz_outbox_cleared"] = True
+            set_cookie(OUTBOX_COOKIE, "", 0)
+        return
+    st.session_state.pop("qz_outbox_cleared", None)
+    kept = list(box)
+    value = _seal(kept)
+    while len(value) > OUTBOX_COOKIE_MAX and kept:  # the oldest first out: they are also the first to retry here
+        kept = kept[max(1, len(kept) // 8):]
+        value = _seal(kept)
+    st.session_state["qz_outbox_kept"] = len(kept)
+    st.session_state["qz_outbox_cookie"] = True
+    set_cookie(OUTBOX_COOKIE, value if kept else "", COOKIE_DAYS * 86400, max_len=OUTBOX_COOKIE_MAX)
 
 
 def emit_cookies() -> None:
@@ -328,6 +469,9 @@ def submit(op: str, **kwargs: Any) -> bool:
     return flush()
 
 
+OPS = ("answer", "exam_progress", "finish_exam", "abandon_exam", "read")
+
+
 def _apply(db: store.Store, w: dict[str, Any]) -> None:
     args = {k: v for k, v in w.items() if k not in ("op", "queued_at")}
     if w["op"] == "answer":
@@ -349,7 +493,9 @@ def flush() -> bool:
         return True
     try:
         db = store.get_store()
-    except RocmBridgeError:
+    except RocmBridgeError as err:
+        log_db_error(err.__cause__ or err, "outbox")
+        st.session_state[DOWN] = True
         return False
     while box:
         try:
@@ -361,9 +507,13 @@ def flush() -> bool:
             if _learner_gone(db, box[0]):
                 continue
             return False
-        except Exception:  # noqa: BLE001 - the database is away: keep it for the next try
+        except Exception as exc:  # noqa: BLE001 - the database is away: keep it for the next try
+            log_db_error(exc, "outbox")
+            st.session_state[DOWN] = True
             return False
         box.pop(0)
+    if st.session_state.pop(DOWN, False):  # written after an outage: say so on the next full runs
+        st.session_state[BACK] = time.time()
     return True
 
 
@@ -388,16 +538,24 @@ def pending() -> int:
 
 
 def outbox_notice() -> None:
-    """A notice that stays while writes wait, retried every 3 s; gone once they are written."""
+    """A notice that stays while writes wait, retried every 3 s; once they are written, "the database is back"
+    for BACK_SHOW_S on the full runs that follow (the retry fragment reruns the whole page, which would wipe a
+    message it drew itself: issue 27.13)."""
     if pending():
         _retry_fragment()
+        return
+    back = st.session_state.get(BACK)
+    if back is not None:
+        if time.time() - back <= BACK_SHOW_S:
+            st.success(tr("classroom.outbox.saved"), icon=":material/cloud_done:")
+        else:
+            st.session_state.pop(BACK, None)
 
 
 @st.fragment(run_every=3)
 def _retry_fragment() -> None:
     if flush():
-        st.success(tr("classroom.outbox.saved"), icon=":material/cloud_done:")
-        st.rerun(scope="app")
+        st.rerun(scope="app")  # the page without the notice, and with "the database is back"
         return
     n = sum(1 for w in st.session_state.get(OUTBOX, []) if w["op"] == "answer")
-    st.warning(tr("classroom.outbox.waiting", n=n, total=pending()), icon=":material/cloud_off:")
+    st.warning(tr("classroom.outbox.waiting", n=n, total=pending(), kept=in_browser()), icon=":material/cloud_off:")

@@ -115,10 +115,10 @@ def finish_exam(exam: paper.ExamState) -> None:
         exam.answers[q.id] = answer_of(q, f"qz_w_exam_{q.id}")
     exam.finished_at = time.time()
     score = exam.score()
-    for q in exam.questions:
+    for slot, q in enumerate(exam.questions):  # one row per question even if another tab submits it too
         given = exam.answers.get(q.id)
         if scoring.normalize_given(q, given) is not None:
-            record(q, given, scoring.is_correct(q, given), "exam", exam.exam_id)
+            record(q, given, scoring.is_correct(q, given), "exam", exam.exam_id, slot)
     if learner() and exam.exam_id is not None:
         learner_mod.submit("finish_exam", exam_id=exam.exam_id, n_correct=score.n_correct)
 

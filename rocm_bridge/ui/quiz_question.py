@@ -83,7 +83,9 @@ def history() -> list[review.Answer]:
     return list(st.session_state.get(HISTORY, []))
 
 
-def record(q: Question, given: Any, correct: bool, mode: str, exam_id: int | None = None) -> str | None:
+def record(
+    q: Question, given: Any, correct: bool, mode: str, exam_id: int | None = None, exam_slot: int | None = None
+) -> str | None:
     """Keep a graded answer in this tab and, with a nickname, send it to the database through the outbox.
 
     Returns the answer's client key (None without a nickname): saved_note(key) says whether it is written."""
@@ -106,6 +108,7 @@ def record(q: Question, given: Any, correct: bool, mode: str, exam_id: int | Non
         exam_id=exam_id,
         answered_at=now,
         client_key=key,
+        **({"exam_slot": exam_slot} if exam_slot is not None else {}),
     )
     return key
 

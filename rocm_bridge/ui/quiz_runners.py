@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+import zlib
 from typing import Any
 
 import streamlit as st
@@ -70,18 +71,56 @@ def deck_runner(ctx: str, deck: list[Question], mode: str) -> None:
             saved_note(st.session_state.get(SAVED, {}).get(ctx, {}).get(q.id))
             if st.button(tr("quiz.next"), key=f"qz_next_{ctx}", type="primary"):
                 state["i"] = i + 1
+                _keep_position(ctx)
                 st.rerun()
 
 
+# Where a practice deck is survives a reload and a move to another replica (issue 27.12): the deck's seed and
+# position in the browser's `rb_deck` cookie (ctx checksum, seed, index: digits and dashes only), read back when a
+# new session builds the same deck. Nothing personal; a wrong or stale value only picks another deck order.
+DECK_COOKIE = "rb_deck"
+DECK_SEEDS = "qz_deck_seeds"
+
+
+def _ctx_sum(ctx: str) -> int:
+    return zlib.crc32(ctx.encode())
+
+
+def _keep_position(ctx: str) -> None:
+    seed = st.session_state.get(DECK_SEEDS, {}).get(ctx)
+    if seed is not None:
+        i = st.session_state.get(f"qz_deck_{ctx}", {}).get("i", 0)
+        learner_mod.set_cookie(DECK_COOKIE, f"{_ctx_sum(ctx)}-{seed}-{i}", learner_mod.COOKIE_DAYS * 86400)
+
+
+def _position_from_cookie(ctx: str) -> tuple[int, int] | None:
+    """(seed, index) of this deck from the browser's cookie, once per session (a restart starts afresh)."""
+    used = st.session_state.setdefault("qz_deck_cookie_used", set())
+    raw = str(st.context.cookies.get(DECK_COOKIE) or "")
+    parts = raw.split("-")
+    if ctx in used or len(parts) != 3 or not all(p.isdigit() and len(p) <= 12 for p in parts):
+        return None
+    used.add(ctx)
+    return (int(parts[1]), int(parts[2])) if int(parts[0]) == _ctx_sum(ctx) else None
+
+
 def practice_deck(sets: list[str], chapter: str | None, with_generated: bool) -> tuple[str, list[Question]]:
-    """The same deck on every rerun for one selection (kept in the session)."""
+    """The same deck on every rerun for one selection (kept in the session, its place in the browser)."""
     ctx = f"practice_{'-'.join(sets)}_{chapter or 'all'}_{int(with_generated)}"
     decks = st.session_state.setdefault("qz_decks", {})
     if ctx not in decks:
-        rng = random.Random(f"{session_seed()}:{ctx}:{len(decks)}")
+        found = _position_from_cookie(ctx)
+        if found is not None:
+            seed, i = found
+            st.session_state[f"qz_deck_{ctx}"] = {"i": i}
+        else:
+            seed = random.Random(f"{session_seed()}:{ctx}:{len(decks)}").randrange(1 << 40)
+        st.session_state.setdefault(DECK_SEEDS, {})[ctx] = seed
         decks[ctx] = paper.practice_deck(
-            the_bank(), sets=sets, chapters=[chapter] if chapter else None, rng=rng, generated=with_generated
-        )
+            the_bank(), sets=sets, chapters=[chapter] if chapter else None, rng=random.Random(seed),
+            generated=with_generated,
+        )  # fmt: skip
+        _keep_position(ctx)
     return ctx, decks[ctx]
 
 

@@ -82,6 +82,8 @@ def test_postgres_stops_mid_quiz_and_every_answer_lands(app_test, own_pg):
     assert not at.exception
     assert at.session_state["qz_outbox"] == []
     assert not any("NOT saved" in w for w in _texts(at.warning))
+    # issue 27.13: "the database is back" is shown on the page (it was drawn in a fragment, then rerun away)
+    assert i18n.t("classroom.outbox.saved", "en") in _texts(at.success)
     db = store_mod.get_store()
     assert [a.correct for a in db.history(me.id)] == [True, False, True]
     at.run()
@@ -115,3 +117,37 @@ def test_exam_submitted_during_an_outage_lands_when_postgres_returns(app_test, o
     (row,) = db.exams_of(me.id)
     assert (row["status"], row["n_correct"]) == ("finished", 5)
     assert len(db.history(me.id)) == 5
+
+
+def test_a_table_lock_gives_the_outage_notice_not_a_hang(app_test, own_pg):
+    """Issue 27.11: a lock held on the answers table (a long export, a migration, a stuck transaction) made a
+    click wait 21 s with no message. With lock_timeout / statement_timeout on every connection the write gives up,
+    stays in the outbox, and the page says so; once the lock is gone it is written."""
+    import psycopg
+
+    at = app_test(QUIZ, qz_set="misconceptions", qz_ch="ch2", qz_gen="false")
+    at.text_input(key="qz_nick").input("Lo")
+    at.button[0].click().run()
+    me = at.session_state["qz_learner"]
+    dsn = own_pg.url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(dsn) as holder:
+        holder.execute("LOCK TABLE rb_answers IN EXCLUSIVE MODE")  # reads pass, writes wait
+        ctx, _ = _deck(at)
+        _answer_current_timeout(at, ctx, True)
+        assert not at.exception
+        assert i18n.t("classroom.not_saved", "en") in _texts(at.caption)
+        assert any("NOT saved yet" in w for w in _texts(at.warning)), "the outage notice, not silence"
+        assert len(at.session_state["qz_outbox"]) == 1
+        holder.rollback()  # the lock goes
+    at.run()
+    assert at.session_state["qz_outbox"] == []
+    assert len(store_mod.get_store().history(me.id)) == 1
+
+
+def _answer_current_timeout(at, ctx, value):
+    """_answer_current with a bounded run: without the timeouts this click waits for the lock (AppTest's
+    timeout fails the test instead of hanging it)."""
+    _, deck = _deck(at)
+    q = deck[0]
+    at.radio(key=f"qz_w_{ctx}_{q.id}").set_value(value).run(timeout=20)
+    at.button(key=f"qz_check_{ctx}").click().run(timeout=20)
