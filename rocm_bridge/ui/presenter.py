@@ -16,6 +16,7 @@ from rocm_bridge.ui.state import parse_flag
 
 PRESENT_KEY = "present"
 BODY_PX = 21  # body text in presenter mode; the room-ready bar is 20 px at 1280x720
+CODE_PX = 18  # code in presenter mode, every pane alike (the hipify editor is told the same size)
 
 _ALWAYS_CSS = """
 <style>
@@ -37,6 +38,8 @@ _PRESENT_CSS = f"""
   [data-testid="stMain"] h3 {{ font-size: 1.3rem; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; max-width: 100%; }}
   .js-plotly-plot, [data-testid="stPlotlyChart"] {{ max-height: 80vh; }}
+  [data-testid="stMain"] [data-testid="stCode"] code, [data-testid="stMain"] [data-testid="stCode"] pre {{
+    font-size: {CODE_PX}px; }}
 </style>
 """
 
