@@ -38,8 +38,8 @@ _PRESENT_CSS = f"""
   [data-testid="stMain"] h3 {{ font-size: 1.3rem; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; max-width: 100%; }}
   .js-plotly-plot, [data-testid="stPlotlyChart"] {{ max-height: 80vh; }}
-  [data-testid="stMain"] [data-testid="stCode"] code, [data-testid="stMain"] [data-testid="stCode"] pre {{
-    font-size: {CODE_PX}px; }}
+  [data-testid="stMain"] [data-testid="stCode"] code, [data-testid="stMain"] [data-testid="stCode"] pre,
+  [data-testid="stMain"] p code, [data-testid="stMain"] li code {{ font-size: {CODE_PX}px; }}
 </style>
 """
 
