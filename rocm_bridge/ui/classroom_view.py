@@ -49,7 +49,6 @@ _JOIN_CSS = """
                    line-height: 1.05; }
   .rb-join .label { font-size: 22px; opacity: .8; }
   .rb-join .addr { font-family: "Source Code Pro", monospace; font-size: 22px; overflow-wrap: anywhere; }
-  .rb-join svg { background: #fff; border-radius: 6px; }
 </style>
 """
 
@@ -64,24 +63,28 @@ def join_address(code: str) -> str:
     return urlunsplit((base.scheme or "http", base.netloc, path, urlencode({JOIN_PARAM: code, "lang": lang()}), ""))
 
 
-def qr_svg(text: str) -> str:
-    """A QR code of text as inline SVG, made here (segno, pure Python; nothing is fetched)."""
+def qr_png(text: str) -> bytes:
+    """A QR code of text as PNG, about 260 px wide, made here (segno, pure Python; nothing is fetched)."""
+    import io
+
     import segno
 
     qr = segno.make(text, error="m")
-    modules = qr.symbol_size(scale=1, border=2)[0]
-    return qr.svg_inline(scale=max(4, 260 // modules), border=2, dark="#000000", light="#ffffff")
+    out = io.BytesIO()
+    qr.save(out, kind="png", scale=max(4, 260 // qr.symbol_size(scale=1, border=2)[0]), border=2)
+    return out.getvalue()
 
 
 def join_card(info: classes.ClassInfo) -> None:
     """The join code large enough for the back row, the address, and a QR code of the address."""
     address = join_address(info.join_code)
-    st.html(_JOIN_CSS + '<div class="rb-join"><div>'
-            f'<div class="label">{html.escape(tr("classroom.join.code"))}</div>'
-            f'<div class="code" data-testid="rb-join-code">{html.escape(info.join_code)}</div>'
-            f'<div class="label">{html.escape(tr("classroom.join.address"))}</div>'
-            f'<div class="addr">{html.escape(address)}</div></div>'
-            f'<div role="img" aria-label="{html.escape(tr("classroom.join.qr"))}">{qr_svg(address)}</div></div>')
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    left.html(_JOIN_CSS + '<div class="rb-join"><div>'
+              f'<div class="label">{html.escape(tr("classroom.join.code"))}</div>'
+              f'<div class="code" data-testid="rb-join-code">{html.escape(info.join_code)}</div>'
+              f'<div class="label">{html.escape(tr("classroom.join.address"))}</div>'
+              f'<div class="addr">{html.escape(address)}</div></div></div>')
+    right.image(qr_png(address), caption=tr("classroom.join.qr"), width=260)
 
 
 def seed_join_code() -> None:
