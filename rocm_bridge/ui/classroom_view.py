@@ -71,7 +71,7 @@ def qr_png(text: str) -> bytes:
 
     qr = segno.make(text, error="m")
     out = io.BytesIO()
-    qr.save(out, kind="png", scale=max(4, 260 // qr.symbol_size(scale=1, border=2)[0]), border=2)
+    qr.save(out, kind="png", scale=max(4, 260 // qr.symbol_size(scale=1, border=4)[0]), border=4)  # the quiet zone the standard asks, white on a dark theme too
     return out.getvalue()
 
 

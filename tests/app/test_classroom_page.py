@@ -355,7 +355,7 @@ def test_the_projector_join_card_create_first_and_singular_counts(app_test, app_
     png = cv.qr_png(address)  # the address's QR code, made on the server: a PNG of the symbol segno encodes
     assert png.startswith(b"\x89PNG")
     expected, qr = io.BytesIO(), segno.make(address, error="m")
-    qr.save(expected, kind="png", scale=260 // qr.symbol_size(scale=1, border=2)[0], border=2)
+    qr.save(expected, kind="png", scale=260 // qr.symbol_size(scale=1, border=4)[0], border=4)
     assert png == expected.getvalue(), "the QR code holds the join address"
     student = app_test(CLASSROOM, join=info.join_code.lower())
     assert student.text_input(key="qz_join_code").value == info.join_code, "the address fills the class code in"
