@@ -1,0 +1,51 @@
+"""Issue 23's rough edges in a real browser, presenter mode at 1280x720: the language switch in reach, the hipify
+panes and diff, labels that fit, and no English prose left on Chinese pages."""
+
+from __future__ import annotations
+
+from rocm_bridge import i18n
+from tests.e2e.browser import EXCEPTION, screenshot, wait_for_app
+
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+def _open(page, url: str) -> None:
+    page.set_viewport_size(PROJECTOR)
+    page.goto(url)
+    wait_for_app(page, 60_000)
+
+
+def test_the_language_switch_is_in_reach_in_presenter_mode_after_scrolling(app_server, page):
+    """The sidebar is folded when presenting and its navigation pushes anything below it off screen: the switch
+    sits in the top bar, inside the 1280x720 viewport, and still there after the page has scrolled."""
+    _open(page, f"{app_server}/ch3-operators?lang=en&present=1")
+    assert page.locator('[data-testid="stSidebar"]').get_attribute("data-collapsed") == "true"
+    page.evaluate("document.querySelector('[data-testid=stMain]').scrollTo(0, 3000)")
+    switch = page.get_by_role("radio", name="中文")
+    box = switch.bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= 80 and box["x"] + box["width"] <= 1280
+    switch.click()
+    page.wait_for_selector(f"h1:has-text('{i18n.t('chapters.ch3.title', 'zh')}')", timeout=20_000)
+    assert "lang=zh" in page.url
+    screenshot(page, "edges-language-switch-zh-present")
+
+
+def test_hipify_panes_share_one_code_size_and_the_diff_is_whole(app_server, page):
+    _open(page, f"{app_server}/hipify?lang=zh&present=1&hp_ex=vector_add&hp_view=diff")
+    frame = page.frame_locator('iframe[title*="code_editor"]').first
+    frame.locator(".ace_editor").wait_for(timeout=30_000)
+    ace_px = frame.locator(".ace_editor").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    hip_px = page.locator('[data-testid="stCode"] code').first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert ace_px == hip_px >= 18
+    table = page.locator("table.rb-diff")
+    table.wait_for(timeout=30_000)
+    assert table.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 18
+    # nothing cut: the table fits its column, every changed word is marked on both sides
+    assert table.evaluate("e => e.scrollWidth <= e.parentElement.clientWidth + 1")
+    assert page.locator("table.rb-diff mark.a").count() == page.locator("table.rb-diff mark.b").count() > 0
+    # a padded macro continuation shows as ' \' at the end of its line, never alone on a wrapped row
+    cells = page.locator("table.rb-diff td.b").all_inner_texts()
+    assert not any(c.strip() == "\\" for c in cells)
+    assert page.locator(EXCEPTION).count() == 0
+    table.scroll_into_view_if_needed()
+    screenshot(page, "edges-hipify-diff-zh-present")
