@@ -49,3 +49,19 @@ def test_hipify_panes_share_one_code_size_and_the_diff_is_whole(app_server, page
     assert page.locator(EXCEPTION).count() == 0
     table.scroll_into_view_if_needed()
     screenshot(page, "edges-hipify-diff-zh-present")
+
+
+def test_search_a_cuda_name_and_open_the_section_that_teaches_its_hip_twin(app_server, page):
+    _open(page, f"{app_server}/search?lang=en&present=1&q=cudaStreamCreate")
+    page.wait_for_selector("text=the HIP twin of the CUDA name", timeout=30_000)
+    link = page.get_by_role("link", name="Open the section").first
+    label = link.inner_text()
+    section = label.split("Open the section: ", 1)[1].rsplit(" (", 1)[0]
+    link.click()
+    target = page.locator("h2[data-rb-target], h3[data-rb-target]")
+    target.wait_for(timeout=30_000)
+    assert target.inner_text().strip() == section
+    box = target.bounding_box()
+    assert box and 0 <= box["y"] < 720, "the section is on screen"
+    assert "section=" in page.url
+    screenshot(page, "edges-search-section-en-present")
