@@ -186,3 +186,11 @@ def test_counts_read_in_the_singular_and_plural(app_test):
     text = " ".join(m.value for m in at.markdown)
     assert "1 line;" in text and "1 kernel launch" not in text
     assert "0 kernel launches found" in text
+
+
+def test_wavefront_lint_findings_link_to_chapter_9s_picture(app_test):
+    at = app_test(PAGE, hp_ex="warp_reduce", hp_view="lint")
+    links = [e for e in at.get("page_link") if "wavefront" in e.proto.label]
+    assert links and all("ch9" in e.proto.page for e in links), [e.proto for e in links][:1]
+    assert all("wavefront_step=3" in str(e.proto) for e in links)
+    assert not [e for e in app_test(PAGE, hp_ex="vector_add", hp_view="lint").get("page_link") if "wavefront" in e.proto.label]
