@@ -6,7 +6,7 @@ back to back. Printed per path: the attacker's time to an answer, the peak RSS o
 (the server plus children such as the graph parser) above its idle level, the other visitor's rerun p95
 before and during the attack, and what the attacker was told. Loopback only.
 
-    python bench/abuse.py [--paths doctor,coverage,hipify,live,compile] [--live-budget 300]
+    python bench/abuse.py [--paths doctor,coverage,hipify,hipify_diff,live,compile] [--live-budget 300]
 """
 
 from __future__ import annotations
@@ -124,6 +124,19 @@ async def hipify(url: str, s: Session, _args) -> AsyncIterator[str]:
     yield _said(s, "Showing the upload", "limit", "UTF-8", kinds=("alert:", "exception:", "markdown:"))
 
 
+async def hipify_diff(url: str, s: Session, _args) -> AsyncIterator[str]:
+    """Issue 27 item 3: the diff view on repetitive code (difflib took 50 s of CPU on 2,000 such lines)."""
+    unit = "cudaMalloc(&d, 4);\nx = 1;\n}\n"
+    data = (unit * 3_334).encode()
+    lines = data.count(b"\n")  # 10,002
+    q = "lang=en&hp_view=diff"
+    await s.run("hipify", query=q)
+    yield f"{lines:,}-line repetitive .cu, diff view"
+    info = await s.upload("hp_upload", "rep.cu", data)
+    await s.run("hipify", {"hp_upload": info}, query=q)
+    yield _said(s, "Changed lines", "too different", kinds=("alert:", "exception:", "markdown:", "caption:"))
+
+
 async def live(url: str, s: Session, args) -> AsyncIterator[str]:
     await s.run("live")
     if "lv_start" not in s.ids:
@@ -214,8 +227,8 @@ async def rerun_flood(url: str, s: Session, _args) -> AsyncIterator[str]:
 
 
 PATHS = {"doctor": doctor, "coverage": coverage, "coverage_refused": coverage_refused, "hipify": hipify,
-         "live": live, "compile": compile_lab, "keras_bomb": keras_bomb, "upload_flood": upload_flood,
-         "rerun_flood": rerun_flood}  # fmt: skip
+         "hipify_diff": hipify_diff, "live": live, "compile": compile_lab, "keras_bomb": keras_bomb,
+         "upload_flood": upload_flood, "rerun_flood": rerun_flood}  # fmt: skip
 
 
 async def measure(url: str, pid: int, name: str, args) -> dict:
@@ -258,8 +271,8 @@ async def _baseline(url: str, n: int = 20) -> list[float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--paths", default="doctor,coverage,coverage_refused,hipify,live,compile,keras_bomb,upload_flood,"
-                                       "rerun_flood")
+    ap.add_argument("--paths", default="doctor,coverage,coverage_refused,hipify,hipify_diff,live,compile,keras_bomb,"
+                                       "upload_flood,rerun_flood")
     ap.add_argument("--live-budget", type=int, default=300, help="the live lab's budget slider (max 300 s)")
     args = ap.parse_args()
     proc, url = start_server()

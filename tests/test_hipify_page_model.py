@@ -54,6 +54,79 @@ def test_diff_rows_pair_changed_lines():
     assert rows == [{"cuda_line": None, "cuda": "", "hip_line": 1, "hip": "#include <hip/hip_runtime.h>"}]
 
 
+def _apply(a, b, ops):
+    """Rebuild b from a and the opcodes, checking that they cover both sides in order and 'equal' is equal."""
+    out, ia, ib = [], 0, 0
+    for tag, i1, i2, j1, j2 in ops:
+        assert (i1, j1) == (ia, ib)
+        if tag == "equal":
+            assert a[i1:i2] == b[j1:j2]
+        out += b[j1:j2]
+        ia, ib = i2, j2
+    assert (ia, ib) == (len(a), len(b))
+    return out
+
+
+def test_diff_opcodes_are_a_valid_edit_script_on_random_input():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(1500):
+        a = [rng.choice("abcde") for _ in range(rng.randint(0, 25))]
+        b = [rng.choice("abcdef") for _ in range(rng.randint(0, 25))]
+        ops, _ = pm.opcodes(a, b)
+        assert _apply(a, b, ops) == b
+
+
+def _repetitive(n: int) -> str:
+    return "\n".join(["cudaMalloc(&d, 4);", "x = 1;", "}"] * (n // 3)) + "\n"
+
+
+def test_diff_of_20k_repetitive_lines_stays_under_its_work_bound():
+    """Issue 27: difflib took 50 s on 2,000 repetitive lines. The diff counts its operations; on two 20k-line
+    repetitive files it must finish linearly (well under the bound), find exactly the changed lines, and a
+    header line inserted on top must not shift the pairing of the lines below it."""
+    src = _repetitive(20_000)
+    out = "#include <hip/hip_runtime.h>\n" + src.replace("cudaMalloc", "hipMalloc")
+    d = pm.diff(src, out)
+    assert d.complete
+    assert d.ops <= 10 * 40_000  # linear: a few operations a line (the bound itself is 48 a line)
+    assert d.changed == 1 + 6666
+    assert all(r["cuda"].replace("cuda", "hip") == r["hip"] for r in d.rows[1:])
+    assert len(d.rows) == pm.DIFF_MAX_ROWS
+
+
+def test_diff_of_unrelated_files_is_linear_and_a_spent_bound_stops_it(monkeypatch):
+    """Nothing in common: every line is paired by position within the bound. With a bound too small for the input
+    the diff stops there, the edit script is still valid, and diff() says it is incomplete (the page then shows
+    the files side by side as too different to diff)."""
+    a = [f"a{i % 97} {i % 89}" for i in range(20_000)]
+    b = [f"b{i % 83} {i % 79}" for i in range(20_000)]
+    ops, work = pm.opcodes(a, b)
+    assert not work.spent and work.ops <= work.limit
+    assert _apply(a, b, ops) == b
+    small = pm.Work(limit=5_000)
+    ops, work = pm.opcodes(a, b, small)
+    assert work.spent and work.ops <= 5_000 + len(a) + len(b)  # at most one indexing pass past the bound
+    assert _apply(a, b, ops) == b
+    monkeypatch.setattr(pm, "DIFF_WORK_PER_LINE", 0)
+    monkeypatch.setattr(pm, "DIFF_WORK_FLOOR", 5_000)
+    pm.diff.cache_clear()
+    d = pm.diff("\n".join(a), "\n".join(b))
+    pm.diff.cache_clear()
+    assert not d.complete and d.changed == 20_000
+
+
+def test_diff_is_cached_and_marks_the_changed_words():
+    src = _repetitive(300)
+    out = src.replace("cudaMalloc", "hipMalloc")
+    assert pm.diff(src, out) is pm.diff(src, out)
+    left, right = pm.inline_spans("  cudaMalloc(&d, 4); cudaFree(d);", "  hipMalloc(&d, 4); hipFree(d);")
+    assert [t for t, changed in left if changed] == ["cudaMalloc", "cudaFree"]
+    assert [t for t, changed in right if changed] == ["hipMalloc", "hipFree"]
+    assert "".join(t for t, _ in right) == "  hipMalloc(&d, 4); hipFree(d);"
+
+
 def test_migration_flow_counts():
     src = "// cudaFree\n#include <cuda_runtime.h>\n__global__ void k() {}\nvoid f(int* p) { k<<<1,1>>>(); " \
           "cudaFree(p); __syncthreads(); cudaFree(p); }\n"

@@ -63,3 +63,17 @@ def test_search_page_escapes_what_the_user_typed(app_test):
     assert not at.exception
     message = at.info[0].value
     assert "\\!\\[x\\]" in message and "](http" not in message.replace("\\]\\(", "")
+
+
+def test_a_cuda_name_finds_the_sections_that_teach_its_hip_twin():
+    """Issue 23: searching a CUDA name lists the chapter sections that teach its HIP twin, even where the CUDA
+    name itself is not written, each with its heading (the page links to that section) and a snippet."""
+    for lang in ("en", "zh"):
+        hits = [h for h in search("cudaStreamCreate", lang, limit=60) if h.kind == "chapter"]
+        twin_only = [h for h in hits if h.via == "hipStreamCreate"]
+        assert twin_only, (lang, [(h.page, h.title) for h in hits])
+        for h in twin_only:
+            assert "cudastreamcreate" not in h.snippet.lower() and "hipstreamcreate" in h.snippet.lower()
+            assert h.section == h.title and h.section  # a heading to link to
+    # a HIP name itself is not expanded, and a name with no twin matches only itself
+    assert all(h.via == "" for h in search("hipStreamCreate", "en"))

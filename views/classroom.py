@@ -20,5 +20,6 @@ qw.keep_choices("cr_tab")
 if tab == "teacher":
     cv.teacher_panel()
 else:
+    cv.seed_join_code()
     qw.nickname_box()
     cv.student_poll()

@@ -20,10 +20,6 @@ mode = st.radio(
 if mode == "live" and not installed:
     st.info(tr("live.backend.none"), icon=":material/memory:")
     mode = "recorded"
-missing = [b for b in BACKENDS if b not in installed]
-if missing:
-    lv.install_help(missing)
-
 if mode == "live":
     url_state("lv_backend", installed[0], valid=installed)
     name = st.selectbox(tr("live.backend.label"), installed, key="lv_backend", format_func=BACKEND_LABELS.get)
@@ -39,5 +35,8 @@ else:
     if doc is not None:
         lv.show_results(doc)
 
+missing = [b for b in BACKENDS if b not in installed]
+if missing:  # after the results, folded: a visitor comes for numbers, an installer opens it
+    lv.install_help(missing)
 st.divider()
 lv.monitor()

@@ -2,7 +2,8 @@
 
 One index per language, built on first use from the files the pages themselves read (content/<lang>/*.md,
 content/glossary.yaml, content/quiz/*.yaml, data/hipify_mappings.csv). A CUDA name finds its HIP name and the
-chapters that mention it. Matching is case-insensitive on words for English and on substrings for Chinese (which
+chapters that mention it, and a CUDA name also finds the chapter sections that teach its HIP twin (cudaMalloc finds
+the sections about hipMalloc), each with the section heading to link to. Matching is case-insensitive on words for English and on substrings for Chinese (which
 has no spaces), so "流" finds "流（stream）" and "hipMalloc" finds "hipMallocManaged" only as a weaker match.
 """
 
@@ -27,6 +28,8 @@ class Hit:
     title: str  # what the hit is called (section heading, term, question id, CUDA name)
     snippet: str  # plain text around the match
     score: float
+    section: str = ""  # a chapter hit's section heading ("" for the chapter's opening), for a link to that section
+    via: str = ""  # the HIP twin that matched, when the query named its CUDA original
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,18 @@ def _index(lang: str) -> tuple[_Doc, ...]:
     return tuple(chapters + _glossary_docs(lang) + _quiz_docs(lang) + _api_docs(chapters))
 
 
+@lru_cache(maxsize=1)
+def _twins() -> dict[str, str]:
+    """CUDA name (lower case) -> its HIP name, from the mapping table hipify uses."""
+    from rocm_bridge.data import read_csv
+
+    out: dict[str, str] = {}
+    for row in read_csv("hipify_mappings.csv"):
+        if row["hip_name"] and row["hip_name"] != row["cuda_name"]:
+            out.setdefault(row["cuda_name"].lower(), row["hip_name"])
+    return out
+
+
 def _terms(query: str) -> list[str]:
     return [t.lower() for t in _WORD.findall(query[:MAX_QUERY]) if t.strip()]
 
@@ -130,14 +145,28 @@ def search(query: str, lang: str = "en", limit: int = 30) -> list[Hit]:
     terms = _terms(str(query))
     if not terms:
         return []
+    twins = _twins()
+    # each term matches itself or, for a CUDA name, its HIP twin (a section teaching hipMalloc answers cudaMalloc)
+    options = [(t, twins.get(t, "").lower()) for t in terms]
     hits = []
     for doc in _index(lang if lang in ("en", "zh") else "en"):
-        if not all(t in doc.lower for t in terms):
-            continue
-        title = doc.title.lower()
-        exact = sum(2.0 for t in terms if t == title) + sum(1.0 for t in terms if t in title)
-        whole = sum(1.0 for t in terms if re.search(rf"(?<![\w]){re.escape(t)}(?![\w])", doc.lower))
-        score = _KIND_WEIGHT[doc.kind] * (1 + exact + whole) / (1 + len(doc.text) / 2000)
-        hits.append(Hit(doc.kind, doc.page, doc.title, _snippet(doc, terms[0]), round(score, 4)))
+        via = ""
+        for t, twin in options:
+            if t in doc.lower:
+                continue
+            if twin and twin in doc.lower:
+                via = via or twins[t]
+                continue
+            break
+        else:
+            title = doc.title.lower()
+            exact = sum(2.0 for t in terms if t == title) + sum(1.0 for t in terms if t in title)
+            whole = sum(1.0 for t, twin in options
+                        if re.search(rf"(?<![\w]){re.escape(t)}(?![\w])", doc.lower)
+                        or (twin and re.search(rf"(?<![\w]){re.escape(twin)}(?![\w])", doc.lower)))
+            score = _KIND_WEIGHT[doc.kind] * (1 + exact + whole) / (1 + len(doc.text) / 2000)
+            first = terms[0] if terms[0] in doc.lower else options[0][1]
+            hits.append(Hit(doc.kind, doc.page, doc.title, _snippet(doc, first), round(score, 4),
+                            doc.title if doc.kind == "chapter" else "", via if doc.kind != "api" else ""))
     hits.sort(key=lambda h: -h.score)
     return hits[:limit]

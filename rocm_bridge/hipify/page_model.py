@@ -3,7 +3,7 @@ and the four steps of the migration flow (scan -> map -> rewrite -> report)."""
 
 from __future__ import annotations
 
-import difflib
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -84,25 +84,245 @@ def translate_files(files: list[SourceFile], opts: Options) -> list[FileResult]:
             for f in files]
 
 
-def diff_rows(source: str, output: str, context: int = 0) -> list[dict[str, object]]:
-    """Changed lines side by side: {'cuda_line', 'cuda', 'hip_line', 'hip'} (None where a side has no line)."""
-    a = source.splitlines()
-    b = output.splitlines()
+# ---- the diff: a histogram-style line diff with a work bound ----
+# difflib.SequenceMatcher(autojunk=False) is cubic on repetitive code (issue 27: 2,000 lines took 50 s of server
+# CPU). This is git's histogram diff in outline: trim the common ends, anchor on the common line that occurs least
+# often (never one that occurs more than DIFF_MAX_CHAIN times), recurse on both sides; a range with no anchor is one
+# replace block. Every step is counted; past the bound the open ranges become replace blocks and the page says the
+# files are too different to diff line by line.
+
+DIFF_MAX_CHAIN = 64
+DIFF_WINDOW = 8  # how far a range with no anchor looks ahead to re-synchronise
+DIFF_WORK_PER_LINE = 48  # the work bound: operations per input line ...
+DIFF_WORK_FLOOR = 20_000  # ... plus a floor for short files
+DIFF_MAX_ROWS = 1500  # rows the page draws; the rest are counted, not drawn
+INLINE_MAX_CHARS = 2000  # a changed line longer than this is highlighted whole
+
+
+@dataclass
+class Work:
+    """Operations spent on a diff against a bound (the unit test counts these, not seconds)."""
+
+    limit: int
+    ops: int = 0
+
+    @property
+    def spent(self) -> bool:
+        return self.ops > self.limit
+
+
+def work_for(n_a: int, n_b: int) -> Work:
+    return Work(DIFF_WORK_FLOOR + DIFF_WORK_PER_LINE * (n_a + n_b))
+
+
+def _anchor(a: list, b: list, alo: int, ahi: int, blo: int, bhi: int, work: Work) -> tuple[int, int, int] | None:
+    """(i, j, n): a run a[i:i+n] == b[j:j+n] grown around the common item of fewest occurrences in a (ties: the
+    longest run); None when nothing is common, every common item is too frequent, or the bound is spent."""
+    where: dict[object, list[int]] = {}
+    for i in range(alo, ahi):
+        where.setdefault(a[i], []).append(i)
+    work.ops += ahi - alo
+    best: tuple[tuple[int, int], int, int, int] | None = None
+    j = blo
+    while j < bhi:
+        work.ops += 1
+        pos = where.get(b[j])
+        if pos is None or len(pos) > DIFF_MAX_CHAIN:
+            j += 1
+            continue
+        step = 1
+        for i in pos:
+            s, t = i, j
+            while s > alo and t > blo and a[s - 1] == b[t - 1]:
+                s, t = s - 1, t - 1
+            e, f = i + 1, j + 1
+            while e < ahi and f < bhi and a[e] == b[f]:
+                e, f = e + 1, f + 1
+            work.ops += 1 + e - s
+            key = (len(pos), s - e)
+            if best is None or key < best[0]:
+                best = (key, s, t, e - s)
+            step = max(step, f - j)
+        if work.spent:
+            return None
+        j += step
+    return None if best is None else best[1:]
+
+
+def _block(ilo: int, ihi: int, jlo: int, jhi: int) -> tuple[str, int, int, int, int] | None:
+    if ilo < ihi and jlo < jhi:
+        return ("replace", ilo, ihi, jlo, jhi)
+    if ilo < ihi:
+        return ("delete", ilo, ihi, jlo, jhi)
+    if jlo < jhi:
+        return ("insert", ilo, ihi, jlo, jhi)
+    return None
+
+
+def _window(a: list, b: list, ilo: int, ihi: int, jlo: int, jhi: int, work: Work) -> list:
+    """A range with no anchor (nothing common, or only lines that repeat everywhere, like `}`): walk both sides,
+    and at a difference take the nearest re-synchronisation a[i+k] == b[j+l] with k, l < DIFF_WINDOW (fewest lines
+    skipped first); with none in reach, pair one line with one line. Linear, DIFF_WINDOW**2 checks at most a step."""
+    out: list[tuple[str, int, int, int, int]] = []
+    i, j = ilo, jlo
+    while i < ihi and j < jhi:
+        if work.spent:
+            break
+        if a[i] == b[j]:
+            e = i
+            while e < ihi and j + e - i < jhi and a[e] == b[j + e - i]:
+                e += 1
+            work.ops += 1 + e - i
+            out.append(("equal", i, e, j, j + e - i))
+            j += e - i
+            i = e
+            continue
+        hit = None
+        for d in range(1, 2 * DIFF_WINDOW - 1):
+            for k in range(max(0, d - DIFF_WINDOW + 1), min(d, DIFF_WINDOW - 1) + 1):
+                work.ops += 1
+                if i + k < ihi and j + d - k < jhi and a[i + k] == b[j + d - k]:
+                    hit = (k, d - k)
+                    break
+            if hit:
+                break
+        k, m = hit or (1, 1)
+        out.append(_block(i, i + k, j, j + m))  # type: ignore[arg-type]
+        i, j = i + k, j + m
+    rest = _block(i, ihi, j, jhi)
+    if rest:
+        out.append(rest)
+    return out
+
+
+def opcodes(a: list, b: list, work: Work | None = None) -> tuple[list[tuple[str, int, int, int, int]], Work]:
+    """difflib-style opcodes (equal / replace / delete / insert) of two sequences of hashable items, in order, and
+    the work it took; never more than about work.limit operations."""
+    work = work or work_for(len(a), len(b))
+    out: list[tuple[str, int, int, int, int]] = []
+    stack = [(0, len(a), 0, len(b))]
+    while stack:
+        alo, ahi, blo, bhi = stack.pop()
+        pre = 0
+        while alo + pre < ahi and blo + pre < bhi and a[alo + pre] == b[blo + pre]:
+            pre += 1
+        suf = 0
+        while ahi - suf > alo + pre and bhi - suf > blo + pre and a[ahi - suf - 1] == b[bhi - suf - 1]:
+            suf += 1
+        work.ops += 1 + pre + suf
+        ilo, ihi, jlo, jhi = alo + pre, ahi - suf, blo + pre, bhi - suf
+        if pre:
+            out.append(("equal", alo, ilo, blo, jlo))
+        if suf:
+            out.append(("equal", ihi, ahi, jhi, bhi))
+        found = None
+        if ilo < ihi and jlo < jhi and not work.spent:
+            found = _anchor(a, b, ilo, ihi, jlo, jhi, work)
+        if found is None:
+            if ilo < ihi and jlo < jhi and not work.spent:
+                out.extend(_window(a, b, ilo, ihi, jlo, jhi, work))
+            else:
+                block = _block(ilo, ihi, jlo, jhi)
+                if block:
+                    out.append(block)
+            continue
+        s, t, n = found
+        out.append(("equal", s, s + n, t, t + n))
+        stack.append((s + n, ihi, t + n, jhi))
+        stack.append((ilo, s, jlo, t))
+    out.sort(key=lambda op: (op[1], op[3], op[2], op[4]))
+    merged: list[tuple[str, int, int, int, int]] = []
+    for op in out:  # neighbouring changes are one block, so its rows can be paired by likeness (_pairs)
+        if merged and op[0] != "equal" and merged[-1][0] != "equal":
+            _tag, i1, _i2, j1, _j2 = merged.pop()
+            op = _block(i1, op[2], j1, op[4])  # type: ignore[assignment]
+        merged.append(op)
+    return merged, work
+
+
+_TOKEN = re.compile(r"\w+|\s+|.", re.DOTALL)
+
+
+def inline_spans(old: str, new: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    """Both lines as (text, changed) pieces: the tokens (words, spaces, single marks) the same diff finds changed."""
+    if len(old) > INLINE_MAX_CHARS or len(new) > INLINE_MAX_CHARS:
+        return [(old, bool(old))], [(new, bool(new))]
+    ta, tb = _TOKEN.findall(old), _TOKEN.findall(new)
+    ops, _ = opcodes(ta, tb)
+    left: list[tuple[str, bool]] = []
+    right: list[tuple[str, bool]] = []
+    for tag, i1, i2, j1, j2 in ops:
+        changed = tag != "equal"
+        if i1 < i2:
+            left.append(("".join(ta[i1:i2]), changed))
+        if j1 < j2:
+            right.append(("".join(tb[j1:j2]), changed))
+    return left, right
+
+
+@dataclass(frozen=True)
+class Diff:
+    """The changed lines side by side, as the page draws them."""
+
+    rows: tuple[dict[str, object], ...]  # {'cuda_line', 'cuda', 'hip_line', 'hip'}; None where a side has no line
+    changed: int  # changed rows in all (rows holds at most DIFF_MAX_ROWS of them)
+    complete: bool  # False: past the work bound, the rest is paired by position ("too different to diff")
+    ops: int  # the work it took
+
+
+def _likeness(x: str, y: str) -> int:
+    """Characters two lines share at their end (hipify renames the front of a name: cudaMalloc( -> hipMalloc()."""
+    n = 0
+    for cx, cy in zip(reversed(x[-80:]), reversed(y[-80:]), strict=False):
+        if cx != cy:
+            break
+        n += 1
+    return n
+
+
+def _pairs(a: list[str], b: list[str], i1: int, i2: int, j1: int, j2: int):
+    """The rows of one changed block: line k of the shorter side beside line k + offset of the longer, the offset
+    (at most DIFF_WINDOW) that pairs the most alike lines, so an inserted #include does not pair with the line below."""
+    p, q = i2 - i1, j2 - j1
+    offset, flip = 0, q < p
+    short, long_ = min(p, q), max(p, q)
+    if short and long_ - short <= DIFF_WINDOW and short <= DIFF_MAX_ROWS:
+        def score(o: int) -> int:
+            return sum(_likeness(a[i1 + k + (o if flip else 0)], b[j1 + k + (0 if flip else o)]) for k in range(short))
+        offset = max(range(long_ - short + 1), key=lambda o: (score(o), -o))
+    for k in range(long_):
+        s = k - offset  # index on the shorter side
+        if flip:
+            yield i1 + k, (j1 + s if 0 <= s < short else None)
+        else:
+            yield (i1 + s if 0 <= s < short else None), j1 + k
+
+
+@lru_cache(maxsize=8)
+def diff(source: str, output: str) -> Diff:
+    """The changed lines of a translation (cached: a rerun of the page does not diff again)."""
+    a, b = source.splitlines(), output.splitlines()
+    ops, work = opcodes(a, b)
     rows: list[dict[str, object]] = []
-    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context):
-        for tag, i1, i2, j1, j2 in group:
-            if tag == "equal":
-                for k in range(i2 - i1):
-                    rows.append({"cuda_line": i1 + k + 1, "cuda": a[i1 + k], "hip_line": j1 + k + 1, "hip": b[j1 + k]})
-                continue
-            for k in range(max(i2 - i1, j2 - j1)):
-                left = i1 + k if i1 + k < i2 else None
-                right = j1 + k if j1 + k < j2 else None
+    changed = 0
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            continue
+        for left, right in _pairs(a, b, i1, i2, j1, j2):
+            if left is not None and right is not None and a[left] == b[right]:
+                continue  # a block paired by position can hold equal lines
+            changed += 1
+            if len(rows) < DIFF_MAX_ROWS:
                 rows.append({
                     "cuda_line": None if left is None else left + 1, "cuda": "" if left is None else a[left],
                     "hip_line": None if right is None else right + 1, "hip": "" if right is None else b[right],
                 })
-    return rows
+    return Diff(tuple(rows), changed, not work.spent, work.ops)
+
+
+def diff_rows(source: str, output: str) -> list[dict[str, object]]:
+    """Changed lines side by side: {'cuda_line', 'cuda', 'hip_line', 'hip'} (None where a side has no line)."""
+    return list(diff(source, output).rows)
 
 
 @dataclass
@@ -152,3 +372,95 @@ def migration_flow(result: Result, findings: tuple[Finding, ...] | list[Finding]
         "lint_warnings": sum(1 for f in findings if f.severity == "warning"),
     }
     return flow
+
+
+# ---- what is left for you: the report, the lint and the compile lab tell one story ----
+
+WAVEFRONT_RULES = frozenset({"lane_mask_32", "ballot_32bit", "warp_size_32"})  # chapter 9's wavefront picture
+
+
+def compiler_rocm() -> str:
+    """The ROCm release of the installed hipcc ("5.2"), "" without one: what the compile lab builds against."""
+    import re as _re
+
+    from rocm_bridge.compile import toolchain
+
+    found = _re.search(r"HIP (\d+)\.(\d+)", toolchain.version())
+    return f"{found.group(1)}.{found.group(2)}" if found else ""
+
+
+@dataclass(frozen=True)
+class LeftForYou:
+    """Everything that stops this file from building and running right on ROCm, counted once for the report, the
+    flow and the metric: CUDA names hipify could not convert, lint errors, and HIP APIs newer than the ROCm release
+    checked against (the one typed in, else the compile lab's compiler)."""
+
+    unconverted: int
+    lint_errors: int
+    too_new: tuple[tuple[str, str], ...]  # (HIP name, ROCm release that added it)
+    against: str  # the ROCm release checked ("" when none is known)
+    against_compiler: bool  # the release is the installed compiler's (nobody typed one)
+
+    @property
+    def total(self) -> int:
+        return self.unconverted + self.lint_errors + len(self.too_new)
+
+
+def left_for_you(fr: FileResult, target: str = "") -> LeftForYou:
+    from rocm_bridge.hipify.minrocm import minimum_rocm, short
+
+    s = summarize(fr.result)
+    against = target or compiler_rocm()
+    minimum = minimum_rocm(fr.result, against) if against else None
+    too_new = tuple((r.hip_name, short(r.added)) for r in minimum.too_new) if minimum else ()
+    return LeftForYou(s.unsupported + s.experimental, sum(1 for f in fr.findings if f.severity == "error"), too_new,
+                      against, not target and bool(against))
+
+
+# ---- pasted code in the link: compressed, bounded ----
+# The link carries the code as ?hp_src=z<base64url(zlib)>. A link is logged by every proxy it passes and must fit
+# nginx's default 8 KB request line, so only code whose compressed form fits LINK_MAX_CHARS goes in; longer code
+# gets a notice instead (download it and share the file).
+
+LINK_PREFIX = "z"
+LINK_MAX_CHARS = 4000
+
+
+def encode_link_code(text: str) -> str | None:
+    """The link form of the code, or None when it does not fit."""
+    import base64
+    import zlib
+
+    packed = base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8", "surrogatepass"), 9)).decode().rstrip("=")
+    value = LINK_PREFIX + packed
+    return value if len(value) <= LINK_MAX_CHARS else None
+
+
+def decode_link_code(value: str) -> str | None:
+    """The code of a link, or None for a value that is not one (too long, bad base64, bad zlib, not UTF-8, or more
+    than MAX_EDITOR_CHARS once inflated: the inflation is bounded, a zip bomb stops there)."""
+    import base64
+    import binascii
+    import zlib
+
+    if not value.startswith(LINK_PREFIX) or len(value) > LINK_MAX_CHARS:
+        return None
+    body = value[len(LINK_PREFIX):]
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_EDITOR_CHARS + 1)
+        if len(raw) > MAX_EDITOR_CHARS or not inflater.eof:
+            return None
+        return raw.decode("utf-8")
+    except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
+        return None
+
+
+_KERNEL = re.compile(r"__global__\s+(?:[\w:<>]+\s+)*?(\w+)\s*\(")
+
+
+def pasted_name(text: str) -> str:
+    """A download name for code that is not an example or an upload: its first kernel's name, else 'pasted'."""
+    found = _KERNEL.search(text[:200_000])
+    return f"{found.group(1)[:60]}.hip" if found else "pasted.hip"

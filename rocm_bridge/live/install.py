@@ -16,6 +16,7 @@ class InstallHint:
     platform: str
     command: str
     note: str
+    note_zh: str  # the note in Chinese (the page shows it on a Chinese page)
     source: str
     as_of: str
 

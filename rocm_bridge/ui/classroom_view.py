@@ -42,6 +42,61 @@ POLL_EVERY_S = 1.0  # with the 1 s per-class poll cache (polls.POLL_CACHE_S): a 
 POLL_AWAY_S = 2.0
 
 
+# --- the join card: what a projector shows so a room can join ------------------------------------------------
+
+JOIN_PARAM = "join"  # ?join=K7QM3P fills the student's class code (the QR code and the address carry it)
+_JOIN_CSS = """
+<style>
+  .rb-join { display: flex; gap: 2rem; align-items: center; flex-wrap: wrap; }
+  .rb-join .code { font-family: "Source Code Pro", monospace; font-size: 88px; font-weight: 700; letter-spacing: .12em;
+                   line-height: 1.05; }
+  .rb-join .label { font-size: 22px; opacity: .8; }
+  .rb-join .addr { font-family: "Source Code Pro", monospace; font-size: 22px; overflow-wrap: anywhere; }
+</style>
+"""
+
+
+def join_address(code: str) -> str:
+    """This page's address as the browser sees it, with ?join=CODE (and the page's language)."""
+    from urllib.parse import urlencode, urlsplit, urlunsplit
+
+    base = urlsplit(str(st.context.url or ""))
+    path = base.path if base.path.rstrip("/").endswith(page("classroom").url_path) else \
+        base.path.rstrip("/") + "/" + page("classroom").url_path
+    return urlunsplit((base.scheme or "http", base.netloc, path, urlencode({JOIN_PARAM: code, "lang": lang()}), ""))
+
+
+def qr_png(text: str) -> bytes:
+    """A QR code of text as PNG, about 260 px wide, made here (segno, pure Python; nothing is fetched)."""
+    import io
+
+    import segno
+
+    qr = segno.make(text, error="m")
+    out = io.BytesIO()
+    qr.save(out, kind="png", scale=max(4, 260 // qr.symbol_size(scale=1, border=4)[0]), border=4)  # the quiet zone the standard asks, white on a dark theme too
+    return out.getvalue()
+
+
+def join_card(info: classes.ClassInfo) -> None:
+    """The join code large enough for the back row, the address, and a QR code of the address."""
+    address = join_address(info.join_code)
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    left.html(_JOIN_CSS + '<div class="rb-join"><div>'
+              f'<div class="label">{html.escape(tr("classroom.join.code"))}</div>'
+              f'<div class="code" data-testid="rb-join-code">{html.escape(info.join_code)}</div>'
+              f'<div class="label">{html.escape(tr("classroom.join.address"))}</div>'
+              f'<div class="addr">{html.escape(address)}</div></div></div>')
+    right.image(qr_png(address), caption=tr("classroom.join.qr"), width=260)
+
+
+def seed_join_code() -> None:
+    """A student who opened the join address (or scanned the QR code) finds the class code filled in."""
+    raw = st.query_params.get(JOIN_PARAM)
+    if raw and "qz_join_code" not in st.session_state:
+        st.session_state["qz_join_code"] = "".join(ch for ch in raw.upper() if ch.isalnum())[:12]
+
+
 # --- students ---------------------------------------------------------------------------------------------
 
 
@@ -193,6 +248,8 @@ def teacher_panel() -> None:
     if top[1].button(tr("classroom.teacher.lock"), key="cr_lock", icon=":material/lock:"):
         _lock()
         st.rerun()
+    with st.expander(tr("classroom.join.show"), expanded=True, icon=":material/qr_code_2:"):
+        join_card(info)
     lg = lang()
     view = st.segmented_control(
         tr("classroom.teacher.view"), ("results", "poll", "quizzes"), key="cr_view", required=True, default="results",
@@ -213,7 +270,7 @@ def _create_or_open() -> None:
         with st.container(border=True):
             st.success(tr("classroom.teacher.created", name=md_escape(info.name)), icon=":material/school:")
             st.markdown(tr("classroom.teacher.join_code_is"))
-            st.code(info.join_code, language=None)
+            join_card(info)
             st.markdown(tr("classroom.teacher.key_once"))
             st.code(key, language=None)
             remember = _remember_box("cr_remember_new")
@@ -226,17 +283,17 @@ def _create_or_open() -> None:
                     st.session_state.pop(NEW_CLASS, None)
                     st.rerun()
         return
-    left, right = st.columns(2)
-    with left.form("cr_open_form"):
+    left, right = st.columns(2)  # Create first: a new teacher has no class yet
+    with right.form("cr_open_form"):
         st.markdown(f"**{tr('classroom.teacher.open')}**")
-        code = st.text_input(tr("classroom.join_code"), max_chars=12, key="cr_open_code")
+        code = st.text_input(tr("classroom.teacher.code"), max_chars=12, key="cr_open_code")
         key = st.text_input(tr("classroom.teacher.key"), type="password", max_chars=200, key="cr_open_key")
         remember = _remember_box("cr_remember")
-        opened = st.form_submit_button(tr("classroom.teacher.open_go"), type="primary")
-    with right.form("cr_create_form"):
+        opened = st.form_submit_button(tr("classroom.teacher.open_go"))
+    with left.form("cr_create_form"):
         st.markdown(f"**{tr('classroom.teacher.create')}**")
         name = st.text_input(tr("classroom.teacher.name"), max_chars=classes.NAME_MAX, key="cr_new_name")
-        created_now = st.form_submit_button(tr("classroom.teacher.create_go"))
+        created_now = st.form_submit_button(tr("classroom.teacher.create_go"), type="primary")
     try:
         if opened:
             db = store.get_store()
@@ -481,6 +538,8 @@ def _teacher_poll_live(class_id: int) -> None:
             x_title=tr("classroom.poll.axis_answer"),
             y_title=tr("classroom.poll.axis_students"),
         )
+        # whole students: integer ticks from 0, never 0.5 of a student
+        fig.update_yaxes(rangemode="tozero", tickformat="d", dtick=max(1, -(-max(values, default=1) // 8)))
         show_chart(fig, tr("classroom.poll.chart_source", every=POLL_EVERY_S), key=f"cr_poll_chart_{poll.id}")
         cols = st.columns(2)
         if poll.status == "open":

@@ -33,10 +33,14 @@ _PRINT_CSS = """
     [data-testid="stSelectbox"], [data-testid="stCheckbox"], [data-testid="stToggle"] { display: none !important; }
     [data-testid="stMain"] { overflow: visible !important; }
     [data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 0 !important; }
+    /* page 1 starts with the chapter: the page's own heading, its instructions and the controls stay on screen */
+    .st-key-rb_ho_head, .st-key-rb_ho_controls { display: none !important; }
     .rb-page-break { break-before: page; }
     h2, h3 { break-after: avoid; }
-    [data-testid="stVerticalBlockBorderWrapper"], [data-testid="stLayoutWrapper"], [data-testid="stPlotlyChart"],
-    [data-testid="stMarkdownContainer"] table { break-inside: avoid; }
+    /* only small things are kept whole: a chart, a table, a quiz question. A whole section kept whole (its
+       container) jumped to the next page and left the one before it half empty */
+    [data-testid="stPlotlyChart"], [data-testid="stMarkdownContainer"] table, .katex-display,
+    [class*="st-key-rb_q_"], svg.rb-picture { break-inside: avoid; }
     /* black on white even when the app is dark; charts carry their own white paper (figures.for_print). The
        page carries theme.LIGHT_PRINT, so the theme's print rule for dark pages (an inverting filter) stays off:
        the handout is already light, and a filtered page prints as an image, without the PDF's vector text */
@@ -177,11 +181,12 @@ def _sheet(chapter: str, answers: bool) -> None:
     st.caption(tr("handout.sheet_name"))
     items = handout.quiz_sheet(chapter, lang())
     for item in items:
-        st.markdown(f"**{item.number}.** {item.prompt}")
-        if item.code:
-            st.code(item.code, language="cpp")
-        for letter, option in zip(handout.LETTERS, item.options, strict=False):
-            st.markdown(f"&nbsp;&nbsp;**{letter}.** {option}")
+        with st.container(key=f"rb_q_{item.number}"):  # a question and its options on one page
+            st.markdown(f"**{item.number}.** {item.prompt}")
+            if item.code:
+                st.code(item.code, language="cpp")
+            for letter, option in zip(handout.LETTERS, item.options, strict=False):
+                st.markdown(f"&nbsp;&nbsp;**{letter}.** {option}")
     if answers:
         st.html('<div class="rb-page-break"></div>')
         st.header(tr("handout.key_title"))
@@ -191,11 +196,12 @@ def _sheet(chapter: str, answers: bool) -> None:
 
 
 def render() -> None:
-    chapter, quiz, answers = _controls()
-    blocks = handout.chapter_blocks(chapter, lang())
-    charts = sum(b.kind == "widget" and isinstance(handout.widget_print(b.text, lang()), PrintChart)
-                 for b in blocks)
-    _print_buttons(chapter, charts)
+    with st.container(key="rb_ho_controls"):  # on screen only (_PRINT_CSS)
+        chapter, quiz, answers = _controls()
+        blocks = handout.chapter_blocks(chapter, lang())
+        charts = sum(b.kind == "widget" and isinstance(handout.widget_print(b.text, lang()), PrintChart)
+                     for b in blocks)
+        _print_buttons(chapter, charts)
     st.header(tr(page(chapter).title_key))
     _chapter(blocks)
     if quiz:

@@ -7,6 +7,8 @@ no bar and listed as "not published"; a DERIVED figure carries a '*' and a footn
 
 from __future__ import annotations
 
+import re
+
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -14,10 +16,11 @@ from rocm_bridge import hardware as hw
 from rocm_bridge.errors import InvalidInput
 from rocm_bridge.hardware import measured
 from rocm_bridge.text import md_escape, source_markdown
-from rocm_bridge.ui import show_error, source_note, tr
+from rocm_bridge.ui import lang, show_error, source_note, tr
 from rocm_bridge.ui.charts import house_layout, reference_line, show_chart
 from rocm_bridge.ui.state import parse_flag, share_link, url_state
 from rocm_bridge.ui.theme import palette
+from rocm_bridge.visual.style import text_on
 
 GPUS_KEY, GCD_KEY, BASE_KEY, PREC_KEY = "hw_gpus", "hw_gcd", "hw_base", "hw_prec"
 MAX_GPUS = 6  # more bars or roofs than this in one chart cannot be told apart
@@ -261,7 +264,9 @@ def measured_figure() -> go.Figure:
             y=[hw.short_workload(b) for b in rows],
             x=[b.ratio for b in rows],
             text=[f"{b.ratio:.2f}x" for b in rows],
-            textposition="outside",
+            # inside the bar's end: a label outside sat on the x = 1 reference line (0.90x) or past the plot (1.69x)
+            textposition="inside", insidetextanchor="end", cliponaxis=False,
+            textfont={"color": [text_on(pal.vendor["AMD"] if b.ratio >= 1 else pal.neutral) for b in rows]},
             marker={"color": [pal.vendor["AMD"] if b.ratio >= 1 else pal.neutral for b in rows]},
             customdata=[[b.who, b.date, b.software[:80]] for b in rows],
             hovertemplate="<b>%{y}</b>: %{x:.2f}x<br>%{customdata[0]}, %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
@@ -271,7 +276,8 @@ def measured_figure() -> go.Figure:
     house_layout(
         fig, title=tr("hardware.measured_chart"), x_title=tr("hardware.measured_x"), y_title=tr("hardware.measured_y")
     )
-    fig.update_layout(height=460, showlegend=False, margin={"l": 260})
+    fig.update_layout(height=460, showlegend=False, margin={"l": 260}, uniformtext={"minsize": 18, "mode": "show"})
+    fig.update_xaxes(range=[0, max(b.ratio for b in rows) * 1.05])
     return fig
 
 
@@ -412,7 +418,7 @@ def render_hardware() -> None:
     st.markdown(tr("hardware.measured_intro"))
     show_chart(measured_figure(), hw.BENCH_SOURCE, key="hw_measured")
     st.caption(tr("hardware.measured_gcd"))
-    st.table([{k: md_escape(v) for k, v in r.items()} for r in _bench_rows()])  # wraps long cells; st.table renders Markdown
+    bench_table()
     source_note(hw.BENCH_SOURCE)
 
     with st.expander(tr("hardware.notes_title")):
@@ -424,22 +430,54 @@ def render_hardware() -> None:
     share_link()
 
 
-def _bench_rows() -> list[dict[str, str]]:
-    na = tr("hardware.not_published")
-    return [
-        {
-            tr("hardware.col.workload"): b.workload,
-            tr("hardware.col.metric"): b.metric,
-            tr("hardware.col.mi250"): _fmt(b.mi250),
-            tr("hardware.col.a100"): _fmt(b.a100),
-            tr("hardware.col.unit"): b.unit,
-            tr("hardware.col.ratio"): f"{b.ratio:.2f}" if b.ratio is not None else na,
-            tr("hardware.col.precision"): b.precision,
-            tr("hardware.col.software"): b.software,
-            tr("hardware.col.who"): b.who,
-            tr("hardware.col.date"): b.date,
-            tr("hardware.col.source"): b.source,
-            tr("hardware.col.note"): b.note,
-        }
-        for b in hw.benchmarks()
-    ]
+_URL = re.compile(r"https?://[^\s)]+")
+
+
+def _bench_rows() -> list[dict[str, object]]:
+    """One compact row per measurement: short workload, the two numbers, the ratio, who and when, a source link.
+    The data's prose (workload, metric, precision, software, note) is English source text: bench_details shows it,
+    labelled as such, instead of stretching every row to hundreds of pixels."""
+    rows = []
+    for b in hw.benchmarks():
+        link = _URL.search(b.source)
+        rows.append({
+            "workload": hw.short_workload(b),
+            "mi250": _fmt(b.mi250) if b.mi250 is not None else "—",  # a narrow column: the dash is explained below
+            "a100": _fmt(b.a100) if b.a100 is not None else "—",
+            "unit": b.unit.split(" (")[0],  # "tokens/s (dataset 'Throughput' column)": the rest is in the details
+            "ratio": f"{b.ratio:.2f}x" if b.ratio is not None else "—",
+            "date": b.date,
+            "who": _who(b.who),
+            "source": link.group(0) if link else "",
+        })
+    return rows
+
+
+def _who(text: str) -> str:
+    """'independent (Argonne National Laboratory)' -> 'Independent: Argonne National Laboratory', translated."""
+    kind, _, name = text.partition(" (")
+    key = {"independent": "hardware.who.independent", "vendor statement": "hardware.who.vendor"}.get(kind.strip())
+    name = name.rstrip(")").split(",")[0]
+    return tr(key, name=name) if key else text
+
+
+def bench_table() -> None:
+    cols = ("workload", "mi250", "a100", "unit", "ratio", "date", "who")  # the source links are in the details
+    labels = {c: tr(f"hardware.col.{c}") for c in cols}
+    # short cells in a wrapping table: every column on screen at 1280x720, a row a line or two (st.table renders
+    # Markdown, hence md_escape)
+    st.table([{labels[c]: md_escape(str(r[c])) for c in cols} for r in _bench_rows()])
+    st.caption(tr("hardware.dash_not_published", na=tr("hardware.not_published")))
+    bench_details()
+
+
+def bench_details() -> None:
+    """The measurements' own words (the data file's English), one block per row, folded."""
+    with st.expander(tr("hardware.bench_details"), icon=":material/notes:"):
+        if lang() != "en":
+            st.caption(tr("hardware.english_source"))
+        for b in hw.benchmarks():
+            st.markdown(f"**{md_escape(hw.short_workload(b))}** · {md_escape(b.date)} · {source_markdown(b.source)}")
+            st.markdown("\n".join(f"- *{tr(f'hardware.col.{key}')}*: {md_escape(value)}" for key, value in (
+                ("workload", b.workload), ("metric", b.metric), ("precision", b.precision),
+                ("unit", b.unit), ("software", b.software), ("who", b.who), ("note", b.note)) if value))

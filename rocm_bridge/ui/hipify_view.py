@@ -1,7 +1,9 @@
 """Widgets of the hipify page. The computation lives in rocm_bridge.hipify (page_model, report, lint); this
-module reads widgets and renders. User code is only ever shown through st.code / st.dataframe (never HTML)."""
+module reads widgets and renders. User code is only ever shown through st.code / st.dataframe, or escaped in the diff table (html.escape)."""
 
 from __future__ import annotations
+
+import html
 
 import streamlit as st
 
@@ -11,11 +13,14 @@ from rocm_bridge.hipify import report as rp
 from rocm_bridge.hipify.sources import write_zip
 from rocm_bridge.hipify.translator import Options
 from rocm_bridge.limits import HIPIFY_UPLOAD_MB
+from rocm_bridge.pages import page as by_key
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
+from rocm_bridge.ui.presenter import CODE_PX, presenting
 from rocm_bridge.ui.state import push_url, share_link, url_state
 from rocm_bridge.ui.theme import palette
 from rocm_bridge.ui.upload import file_upload
+from rocm_bridge.visual.style import blend
 
 VIEWS = ("report", "diff", "lint", "flow")
 # (query key, command-line option shown as the label, catalog key of its explanation)
@@ -57,15 +62,46 @@ def _set_code(text: str, origin: str, encoding: str = "utf-8") -> None:
     st.session_state[VERSION_KEY] = st.session_state.get(VERSION_KEY, 0) + 1  # remount the editor
 
 
+MINE = "mine"  # the example box's entry for the visitor's own code (pasted, typed over an example, or a link's)
+LINK_KEY = "hp_src"  # the code in the link (page_model.encode_link_code)
+
+
+def _link_code() -> None:
+    """Once per session: code carried by the link (?hp_src=) replaces the example."""
+    if "_hp_src_read" in st.session_state:
+        return
+    st.session_state["_hp_src_read"] = True
+    raw = st.query_params.get(LINK_KEY)
+    if raw is None:
+        return
+    text = pm.decode_link_code(raw)
+    if text is None:
+        st.warning(tr("hipify.page.link_bad"))
+        return
+    st.session_state["hp_ex"] = MINE
+    _set_code(text, MINE)
+
+
+def _own_code_noticed() -> None:
+    """Code typed over an example is the visitor's own from then on: the example box says so (before it renders)."""
+    loaded = st.session_state.get(LOADED_KEY, "")
+    if loaded.startswith("example:") and st.session_state.get(CODE_KEY) != pm.example_source(loaded[8:]):
+        st.session_state[LOADED_KEY] = MINE
+        st.session_state["hp_ex"] = MINE
+
+
 def source_panel() -> list[pm.SourceFile] | None:
-    """The files to translate: the uploaded project, or the editor's code (seeded from the example)."""
+    """The files to translate: the uploaded project, or the editor's code (an example, a link's, or the visitor's)."""
+    _link_code()
+    _own_code_noticed()
     left, right = st.columns([1, 2])
     with left:
         # url_state, not bind=: a bound selectbox stores its translated label in the URL, and a link must work
         # in both languages
-        url_state("hp_ex", pm.EXAMPLES[0], valid=pm.EXAMPLES)
-        example = st.selectbox(tr("hipify.page.example"), pm.EXAMPLES, key="hp_ex",
-                               format_func=lambda k: tr(f"hipify.example.{k}"))
+        choices = (*pm.EXAMPLES, MINE)
+        url_state("hp_ex", pm.EXAMPLES[0], valid=choices)
+        example = st.selectbox(tr("hipify.page.example"), choices, key="hp_ex",
+                               format_func=lambda k: tr("hipify.page.mine" if k == MINE else f"hipify.example.{k}"))
         push_url("hp_ex")
     with right:
         upload = file_upload(tr("hipify.page.upload"), ["cu", "cuh", "cpp", "h", "hpp", "zip"], key="hp_upload",
@@ -87,6 +123,10 @@ def source_panel() -> list[pm.SourceFile] | None:
             _set_code(files[0].text, origin, files[0].encoding)
         st.caption(tr("hipify.page.uploaded", name=md_escape(files[0].path)))
         name = files[0].path
+    elif example == MINE:
+        if not st.session_state.get(LOADED_KEY, "").startswith(("upload:", MINE)):
+            st.session_state[LOADED_KEY] = MINE  # chosen by hand: keep the code on screen as the visitor's own
+        name = pm.pasted_name(st.session_state.get(CODE_KEY, "")).replace(".hip", ".cu")
     else:
         origin = f"example:{example}"
         if st.session_state.get(LOADED_KEY) != origin:
@@ -94,6 +134,17 @@ def source_panel() -> list[pm.SourceFile] | None:
         name = f"{example}.cu"
     return [pm.SourceFile(name, st.session_state.get(CODE_KEY, ""),
                           encoding=st.session_state.get(ENCODING_KEY, "utf-8"))]
+
+
+def code_in_link(code: str) -> None:
+    """The visitor's own code goes into the link (compressed, bounded); an example or an upload never does."""
+    own = st.session_state.get("hp_ex") == MINE and st.session_state.get("hp_upload") is None
+    value = pm.encode_link_code(code) if own else None
+    if value is None:
+        st.query_params.pop(LINK_KEY, None)
+    else:
+        st.query_params[LINK_KEY] = value
+    st.session_state["_hp_link_state"] = "none" if not own else ("in" if value else "too_long")
 
 
 def editor() -> str:
@@ -110,17 +161,29 @@ def editor() -> str:
         code = st.session_state.get(TEXT_KEY, code)
     else:
         st.caption(tr("hipify.page.editor_label"))
+        # no soft wrap: a wrapped macro line drops its continuation backslash alone onto the next row, and with
+        # the HIP pane also unwrapped line N sits beside line N; long lines scroll sideways, nothing is cut
         resp = code_editor(shown(code), lang="c_cpp", height=[24, 24], response_mode="debounce",
                            key=f"hp_editor_{st.session_state.get(VERSION_KEY, 0)}",
-                           options={"wrap": True, "showLineNumbers": True},  # long lines wrap, never cut
+                           options={"wrap": False, "showLineNumbers": True, "fontSize": code_px()},
                            # Ace's built-in theme: the component's own streamlit_light/dark themes @import Google
                            # Fonts, a request off this server on every visit (docs/security.md, offline)
                            props={"theme": palette().code_editor})  # textmate, or tomorrow_night when dark
         if isinstance(resp, dict) and resp.get("type") and isinstance(resp.get("text"), str):
             code = resp["text"]
+    before = st.session_state.get(CODE_KEY)
     st.session_state[CODE_KEY] = code
     st.toggle(tr("hipify.page.plain_editor"), key=PLAIN_KEY)
+    loaded = st.session_state.get(LOADED_KEY, "")
+    if code != before and loaded.startswith("example:") and code != pm.example_source(loaded[8:]):
+        st.rerun()  # the example box above already rendered: show "Your code" in it now, not on the next click
     return code
+
+
+def code_px() -> int:
+    """Code type on both panes, the diff included: the back-row floor when presenting (Streamlit's st.code would
+    be 0.875 x the presenter body, the Ace editor 12 px)."""
+    return CODE_PX if presenting() else 14
 
 
 def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
@@ -136,8 +199,10 @@ def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
     results = pm.translate_files([pm.SourceFile(files[0].path, code, encoding=files[0].encoding)], opts)
     with right:
         st.caption(tr("hipify.page.hip_pane"))
-        st.code(shown(results[0].result.output), language="cpp", line_numbers=True, wrap_lines=True, height=pane_height(code))
+        st.code(shown(results[0].result.output), language="cpp", line_numbers=True, wrap_lines=False,
+                height=pane_height(code))
         downloads(results)
+    code_in_link(code)
     with st.expander(tr("compile.page.hipify_expander"), icon=":material/build:"):  # the compile lab on the HIP
         from rocm_bridge.ui.compile_view import compile_panel
         compile_panel(results[0].result.output, "hp_cl")
@@ -166,7 +231,10 @@ def downloads(results: list[pm.FileResult]) -> None:
     if len(results) == 1:
         fr = results[0]
         stem = fr.path.rsplit(".", 1)[0]
-        name = f"{stem}.hip" if fr.path.endswith(".cu") else fr.path
+        if st.session_state.get("hp_ex") == MINE and st.session_state.get("hp_upload") is None:
+            name = pm.pasted_name(fr.result.source)
+        else:
+            name = f"{stem}.hip" if fr.path.endswith(".cu") else fr.path
         st.download_button(tr("hipify.page.download_file", name=md_escape(name)), fr.output_bytes(), file_name=name,
                            mime="text/plain", key="hp_dl")
     else:
@@ -184,31 +252,125 @@ def _table(rows: list[dict], columns: dict[str, str]) -> None:
                  width="stretch")
 
 
+_DIFF_CSS = """
+<style>
+  .rb-diff { width: 100%%; border-collapse: collapse; table-layout: fixed; font-family: "Source Code Pro", monospace;
+             font-size: %(px)dpx; line-height: 1.35; }
+  .rb-diff th { text-align: left; font-family: inherit; padding: .2em .4em; border-bottom: 1px solid %(line)s; }
+  .rb-diff td { vertical-align: top; padding: .1em .4em; white-space: pre-wrap; overflow-wrap: anywhere; }
+  .rb-diff td.n { width: 3.6em; text-align: right; color: %(muted)s; white-space: nowrap; }
+  .rb-diff td.a { background: %(a_row)s; } .rb-diff td.b { background: %(b_row)s; }
+  .rb-diff mark.a { background: %(a_mark)s; color: inherit; } .rb-diff mark.b { background: %(b_mark)s; color: inherit; }
+</style>
+"""
+
+
+def _continuation(text: str) -> str:
+    """A macro line's continuation backslash padded out to a column would wrap onto a row of its own; on screen the
+    padding shrinks to one space (the source, the download and the copy keep it)."""
+    stripped = text.rstrip()
+    if stripped.endswith("\\") and stripped[:-1].endswith("  "):
+        return stripped[:-1].rstrip() + " \\"
+    return text
+
+
+def _cell(pieces: list[tuple[str, bool]], side: str) -> str:
+    return "".join(f'<mark class="{side}">{html.escape(t)}</mark>' if changed else html.escape(t)
+                   for t, changed in pieces)
+
+
+def diff_html(rows, cuda_title: str, hip_title: str) -> str:
+    """The changed lines as a two-sided table, changed words marked; every text is escaped (user code)."""
+    p = palette()
+    cuda, hip = p.vendor_color("CUDA"), p.vendor_color("HIP")
+    css = _DIFF_CSS % {"px": code_px(), "line": p.line, "muted": p.muted,
+                       "a_row": blend(cuda, p.background, 0.08), "b_row": blend(hip, p.background, 0.08),
+                       "a_mark": blend(cuda, p.background, 0.35), "b_mark": blend(hip, p.background, 0.35)}
+    out = [css, '<table class="rb-diff"><colgroup><col style="width:3.6em"><col><col style="width:3.6em"><col>'
+           f'</colgroup><thead><tr><th></th><th>{html.escape(cuda_title)}</th><th></th>'
+           f'<th>{html.escape(hip_title)}</th></tr></thead><tbody>']
+    for row in rows:
+        left, right = pm.inline_spans(_continuation(shown(row["cuda"])), _continuation(shown(row["hip"])))
+        ln = "" if row["cuda_line"] is None else row["cuda_line"]
+        rn = "" if row["hip_line"] is None else row["hip_line"]
+        out.append(f'<tr><td class="n">{ln}</td><td class="a">{_cell(left, "a")}</td>'
+                   f'<td class="n">{rn}</td><td class="b">{_cell(right, "b")}</td></tr>')
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
 def render_diff(fr: pm.FileResult) -> None:
-    rows = pm.diff_rows(fr.result.source, fr.result.output)
-    if not rows:
+    d = pm.diff(fr.result.source, fr.result.output)
+    if not d.changed:
         st.info(tr("hipify.page.no_changes"))
+    elif not d.complete:
+        st.warning(tr("hipify.page.too_different", n=d.changed))
     else:
-        st.caption(tr("hipify.page.changed_lines", n=len(rows)))
-        _table(rows, {"cuda_line": "hipify.col.line", "cuda": "hipify.col.cuda", "hip_line": "hipify.col.line",
-                      "hip": "hipify.col.hip"})
-    with st.expander(tr("hipify.page.full_files"), expanded=False):
+        st.caption(tr("hipify.page.changed_lines", n=d.changed))
+        if d.changed > len(d.rows):
+            st.caption(tr("hipify.page.diff_first", shown=len(d.rows), n=d.changed))
+        st.html(diff_html(d.rows, tr("hipify.col.cuda"), tr("hipify.col.hip")))
+    with st.expander(tr("hipify.page.full_files"), expanded=d.changed > 0 and not d.complete):
         left, right = st.columns(2)
         left.caption(tr("hipify.page.cuda_pane"))
-        left.code(shown(fr.result.source), language="cpp", line_numbers=True, wrap_lines=True)
+        left.code(shown(fr.result.source), language="cpp", line_numbers=True, wrap_lines=False)
         right.caption(tr("hipify.page.hip_pane"))
-        right.code(shown(fr.result.output), language="cpp", line_numbers=True, wrap_lines=True)
+        right.code(shown(fr.result.output), language="cpp", line_numbers=True, wrap_lines=False)
+
+
+def typed_rocm() -> str:
+    """The ROCm release typed into the minimum-ROCm box (?hp_rocm=), "" for none or a bad one."""
+    from rocm_bridge.hipify.minrocm import valid_version
+
+    value = str(st.session_state.get("hp_rocm", st.query_params.get("hp_rocm", ""))).strip()
+    return value if value and valid_version(value) else ""
+
+
+def compile_failed(fr: pm.FileResult) -> bool | None:
+    """The compile lab's last build of exactly this HIP: True failed, False built, None not built."""
+    saved = st.session_state.get("hp_cl_result")
+    if not saved or saved[0] != fr.result.output or saved[1] is None:
+        return None
+    return not saved[1].ok
+
+
+def left_story(fr: pm.FileResult) -> pm.LeftForYou:
+    """What is left for you, said once at the top of the report: the same count the metric, the flow and the
+    minimum-ROCm section use, with the compile lab's last result on this code."""
+    left = pm.left_for_you(fr, typed_rocm())
+    failed = compile_failed(fr)
+    lines = []
+    if left.unconverted:
+        lines.append(tr("hipify.left.unconverted", n=left.unconverted))
+    if left.lint_errors:
+        lines.append(tr("hipify.left.lint", n=left.lint_errors))
+    if left.too_new:
+        newest = max((v for _n, v in left.too_new), key=lambda v: tuple(int(x) for x in v.split(".")))
+        key = "hipify.left.too_new_compiler" if left.against_compiler else "hipify.left.too_new"
+        lines.append(tr(key, n=len(left.too_new), version=newest, against=left.against,
+                        names=", ".join(f"`{n}`" for n, _v in left.too_new[:4])))  # names from the mapping table
+    if failed:
+        lines.append(tr("hipify.left.compile_failed"))
+    if lines:
+        st.warning(tr("hipify.left.title", n=left.total + (1 if failed and not left.total else 0)) + "\n\n"
+                   + "\n".join(f"- {line}" for line in lines))
+    elif left.against:
+        st.success(tr("hipify.left.none", against=left.against))
+    else:
+        st.success(tr("hipify.left.none_unchecked"))
+    return left
 
 
 def render_report(fr: pm.FileResult) -> None:
     result, lg = fr.result, lang()
     s = rp.summarize(result)
+    left = left_story(fr)
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(tr("hipify.page.metric_refs"), f"{s.converted} / {s.total}")
     c2.metric(tr("hipify.page.metric_pct"), "n/a" if s.percentage is None else f"{s.percentage:.1f} %",
               help=tr("hipify.page.metric_pct_help"))
-    c3.metric(tr("hipify.page.metric_lines"), f"{s.lines_changed} / {s.lines_total}")
-    c4.metric(tr("hipify.page.metric_lint"), len(fr.findings))
+    c3.metric(tr("hipify.page.metric_left"), left.total, help=tr("hipify.page.metric_left_help"))
+    c4.metric(tr("hipify.page.metric_lines"), f"{s.lines_changed} / {s.lines_total}")
     for key, line, _col in result.notes:
         st.warning(tr(key) if not line else f"{tr('hipify.col.line')} {line}: {tr(key)}")
     st.subheader(tr("hipify.page.groups"))
@@ -246,7 +408,8 @@ def render_lint(fr: pm.FileResult) -> None:
         st.success(tr("hipify.page.lint_clean"))
         return
     # one card per finding: a table cell would cut the explanations; the user's code is shown only through st.code
-    for row in rp.lint_rows(list(fr.findings), lang()):
+    for f, row in zip(fr.findings, rp.lint_rows(list(fr.findings), lang()), strict=True):
+        row["rule_id"] = f.rule
         severity = row["severity"]
         with st.container(border=True):
             st.markdown(f"**{tr('hipify.col.line')} {row['line']} · {tr(f'hipify.severity.{severity}')} · "
@@ -254,10 +417,14 @@ def render_lint(fr: pm.FileResult) -> None:
             st.code(row["code"], language="cpp")
             st.markdown(f"**{tr('hipify.col.why')}:** {row['why']}")
             st.markdown(f"**{tr('hipify.col.fix')}:** {row['fix']}")
+            if row["rule_id"] in pm.WAVEFRONT_RULES:
+                st.page_link(by_key("ch9").file, label=tr("hipify.page.wavefront_link"), icon=":material/waves:",
+                             query_params={"wavefront_step": "3", "lang": lang()})
 
 
 def render_flow(fr: pm.FileResult) -> None:
     flow = pm.migration_flow(fr.result, fr.findings)
+    flow.report["left"] = pm.left_for_you(fr, typed_rocm()).total
     with st.container(border=True):
         st.markdown(f"**{tr('hipify.flow.scan')}**")
         st.write(tr("hipify.flow.scan_body", **flow.scan))
@@ -288,10 +455,16 @@ RENDER = {"diff": render_diff, "report": render_report, "lint": render_lint,
 
 
 def share() -> None:
-    """The share link. Uploaded code is never stored, so after an upload the link carries the options and the
-    view but not the example (it would open the example instead of the upload) and says so."""
+    """The share link. The visitor's own code rides in it (compressed, bounded; page_model.encode_link_code);
+    uploaded code never does, so after an upload the link carries the options and the view but not the example
+    (it would open the example instead of the upload) and says so."""
     if st.session_state.get("hp_upload") is None:
         share_link()
+        state = st.session_state.get("_hp_link_state")
+        if state == "in":
+            st.caption(tr("hipify.page.link_in"))
+        elif state == "too_long":
+            st.caption(tr("hipify.page.link_too_long", kb=pm.LINK_MAX_CHARS // 1000))
         return
-    share_link(drop=("hp_ex",))
+    share_link(drop=("hp_ex", LINK_KEY))
     st.caption(tr("hipify.page.share_upload"))

@@ -434,7 +434,7 @@ def learner_box() -> None:
                     st.rerun()
         return
     with st.form("qz_nick_form", border=False):
-        cols = st.columns([3, 2, 1], vertical_alignment="bottom")
+        cols = st.columns([5, 3, 2], vertical_alignment="bottom")  # "Save my progress" whole at 1280x720, presenting
         raw = cols[0].text_input(tr("quiz.nick.label"), max_chars=store.NICK_MAX, key="qz_nick")
         class_code = cols[1].text_input(tr("classroom.join_code"), max_chars=12, key="qz_join_code",
                                         placeholder=tr("classroom.join_code_hint"))  # fmt: skip

@@ -16,6 +16,7 @@ from rocm_bridge.ui.state import parse_flag
 
 PRESENT_KEY = "present"
 BODY_PX = 21  # body text in presenter mode; the room-ready bar is 20 px at 1280x720
+CODE_PX = 18  # code in presenter mode, every pane alike (the hipify editor is told the same size)
 
 _ALWAYS_CSS = """
 <style>
@@ -37,6 +38,8 @@ _PRESENT_CSS = f"""
   [data-testid="stMain"] h3 {{ font-size: 1.3rem; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; max-width: 100%; }}
   .js-plotly-plot, [data-testid="stPlotlyChart"] {{ max-height: 80vh; }}
+  [data-testid="stMain"] [data-testid="stCode"] code, [data-testid="stMain"] [data-testid="stCode"] pre,
+  [data-testid="stMain"] p code, [data-testid="stMain"] li code {{ font-size: {CODE_PX}px; }}
 </style>
 """
 
@@ -89,6 +92,36 @@ _SCRIPT = """
 """
 
 
+# ?section=<heading> (a search hit's link, opened in this tab or a new one): once that heading has rendered,
+# scroll to it, once per address. Its own script: the page-key script above returns early after its first run.
+_SECTION_SCRIPT = """
+<script>
+(function () {
+  if (window.__rbSection) return;
+  window.__rbSection = true;
+  const doc = window.document;
+  const norm = (t) => t.replace(/\\s+/g, " ").trim();
+  let sought = "", tries = 0;
+  setInterval(function () {
+    const href = window.location.href;
+    const wanted = new URL(href).searchParams.get("section");
+    if (!wanted) return;
+    if (sought !== href) { sought = href; tries = 0; }
+    if (tries > 60) return;
+    tries += 1;
+    const m = doc.querySelector('[data-testid="stMain"]') || doc;
+    const h = Array.from(m.querySelectorAll("h2, h3")).find(function (x) { return norm(x.innerText) === norm(wanted); });
+    if (h && !h.hasAttribute("data-rb-target")) {
+      h.setAttribute("data-rb-target", "1");
+      h.scrollIntoView({block: "start"});
+      tries = 99;
+    }
+  }, 300);
+})();
+</script>
+"""
+
+
 def presenting() -> bool:
     """Whether this session presents: the toggle's value, seeded once from ?present=."""
     if PRESENT_KEY not in st.session_state:
@@ -117,5 +150,6 @@ def render() -> None:
     script = _SCRIPT % {"present": "1" if on else "0", "skip": json.dumps(tr("present.skip")),
                         "next": json.dumps(prefix), "prev": json.dumps(back)}
     st.html(_ALWAYS_CSS + (_PRESENT_CSS if on else "") + script, unsafe_allow_javascript=True)
+    st.html(_SECTION_SCRIPT, unsafe_allow_javascript=True)
     if on:
         st.sidebar.caption(tr("present.keys"))

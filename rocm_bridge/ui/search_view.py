@@ -12,6 +12,8 @@ from rocm_bridge.ui.state import push_url, url_state
 
 QUERY_KEY = "q"
 KINDS = ("api", "chapter", "glossary", "quiz")
+SHOWN = {"api": 5, "chapter": 15, "glossary": 15, "quiz": 15}  # the API table's near-misses stay short
+SECTION_PARAM = "section"  # a chapter link's heading to scroll to (rocm_bridge.ui.presenter's page script)
 
 
 def render() -> None:
@@ -28,14 +30,22 @@ def render() -> None:
         st.info(tr("search.none", query=md_escape(query)), icon=":material/search_off:")
         return
     st.caption(tr("search.count", n=len(hits)))
+    lg = lang()
     for kind in KINDS:
         group = [h for h in hits if h.kind == kind]
         if not group:
             continue
         st.subheader(tr(f"search.kind.{kind}", n=len(group)))
-        for h in group[:15]:
+        for h in group[:SHOWN[kind]]:
             with st.container(border=True):
-                title = tr(page(h.page).title_key)
-                st.markdown(f"**{md_escape(h.title or title)}**")
+                spec = page(h.page)
+                title = tr(spec.title_key)
+                st.markdown(f"**{md_escape(h.title or title)}**" + (f" · {md_escape(title)}" if h.section else ""))
+                if h.via:
+                    st.caption(tr("search.via", hip=md_escape(h.via)))
                 st.caption(md_escape(h.snippet))
-                page_link(h.page, label=tr("search.open", title=title))
+                if h.section:  # straight to the section that teaches it
+                    st.page_link(spec.file, label=tr("search.open_section", section=h.section, title=title),
+                                 icon=spec.icon, query_params={SECTION_PARAM: h.section, "lang": lg})
+                else:
+                    page_link(h.page, label=tr("search.open", title=title))

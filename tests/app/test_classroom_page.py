@@ -41,6 +41,10 @@ def _button(at, key_of_label, lang="en"):
 
 
 
+def _html(at) -> str:
+    return "".join(e.proto.body for e in at.get("html"))
+
+
 def _everything_shown(at) -> str:
     return "\n".join(str(e.value) for kind in (at.markdown, at.caption, at.code, at.error, at.info, at.success)
                      for e in kind)  # fmt: skip
@@ -58,8 +62,8 @@ def test_teacher_creates_a_class_and_needs_the_key(app_test, app_db):
     at.text_input(key="cr_new_name").input("GPU <b>101</b>")
     _button(at, "classroom.teacher.create_go").click().run()
     info, key = at.session_state["cr_new_class"]
-    shown = _texts(at.code)
-    assert info.join_code in shown and key in shown  # shown once
+    assert key in _texts(at.code)  # shown once
+    assert f'data-testid="rb-join-code">{info.join_code}<' in _html(at)  # the join card, large
     assert any("GPU \\<b\\>101\\</b\\>" in m for m in _texts(at.success)), "the class name is shown escaped"
     at.button(key="cr_key_kept").click().run()
     assert key not in _texts(at.code), "the key is not shown again"
@@ -154,6 +158,10 @@ def test_live_poll_from_teacher_to_students_and_back(app_test, app_db):
     teacher.run()
     (chart,) = [c for c in teacher.get("plotly_chart") if "Live poll" in c.proto.spec]
     assert "2 students" in chart.proto.spec and "MIOpen" in chart.proto.spec
+    import json
+
+    yaxis = json.loads(chart.proto.spec)["layout"]["yaxis"]
+    assert yaxis["dtick"] == 1 and yaxis["tickformat"] == "d" and yaxis["rangemode"] == "tozero"  # whole students
     teacher.button(key=f"cr_reveal_{poll.id}").click().run()
     assert any(i18n.t("classroom.poll.right_n", "en", right=1, n=2) in m for m in _texts(teacher.markdown))
     students[0].run()
@@ -316,3 +324,43 @@ def test_a_poll_closed_as_a_student_sends_says_so(app_test, data_dir):
     assert i18n.t("classroom.poll.closed_before", "en") in _texts(s.warning)
     assert i18n.t("classroom.poll.received", "en") not in _texts(s.success)
     assert polls.distribution(db, poll.id)[1] == 0 and db.count_answers() == 0
+
+
+def test_the_projector_join_card_create_first_and_singular_counts(app_test, app_db):
+    """Issue 23: a big join code, the join address and a QR code made on the server; Create comes first and the
+    teacher's required class code is not marked optional; a class of one says '1 learner'."""
+    import re
+
+    at = app_test(CLASSROOM, cr_tab="teacher")
+    forms = [b.label for b in at.button]
+    assert forms.index(i18n.t("classroom.teacher.create_go", "en")) < forms.index(i18n.t("classroom.teacher.open_go", "en"))
+    labels = [t.label for t in at.text_input]
+    assert i18n.t("classroom.teacher.code", "en") in labels and not any("optional" in x for x in labels)
+    at.text_input(key="cr_new_name").input("Room 4")
+    _button(at, "classroom.teacher.create_go").click().run()
+    info, key = at.session_state["cr_new_class"]
+    at.button(key="cr_key_kept").click().run()
+    body = _html(at)
+    assert f'data-testid="rb-join-code">{info.join_code}<' in body and "font-size: 88px" in body
+    assert re.search(rf"/classroom\?join={info.join_code}&amp;lang=en<", body), "the join address"
+    import io
+
+    import segno
+
+    from rocm_bridge.ui import classroom_view as cv
+
+    address = re.search(r'<div class="addr">(.*?)</div>', body).group(1).replace("&amp;", "&")
+    (image,) = at.get("image")
+    assert i18n.t("classroom.join.qr", "en") in str(image.proto)
+    png = cv.qr_png(address)  # the address's QR code, made on the server: a PNG of the symbol segno encodes
+    assert png.startswith(b"\x89PNG")
+    expected, qr = io.BytesIO(), segno.make(address, error="m")
+    qr.save(expected, kind="png", scale=260 // qr.symbol_size(scale=1, border=4)[0], border=4)
+    assert png == expected.getvalue(), "the QR code holds the join address"
+    student = app_test(CLASSROOM, join=info.join_code.lower())
+    assert student.text_input(key="qz_join_code").value == info.join_code, "the address fills the class code in"
+    student.text_input(key="qz_nick").input("Solo")
+    student.button[0].click().run()
+    assert student.session_state["qz_learner"].class_id == info.id
+    at.run()
+    assert "1 learner in this class, 0 answers." in _texts(at.markdown)

@@ -140,9 +140,17 @@ def test_measured_results_are_apart_with_who_and_date(app_test):
         ratios = [float(r["ratio_mi250_over_a100"]) for r in csv.DictReader(fh) if r["ratio_mi250_over_a100"]]
     assert ps.decode(bars["x"]) == ratios
     assert all(cd[0] and cd[1] for cd in bars["customdata"])  # who measured, date
-    table = at.table[-1].value  # wraps its cells instead of cutting them
-    assert {"Measured by", "Date", "Software", "Source"} <= set(table.columns)
-    assert "independent \\(Argonne National Laboratory\\)" in set(table["Measured by"])  # Markdown-escaped
+    table = at.table[-1].value  # compact: short cells; the prose is in the details below
+    assert {"Measured by", "Date", i18n.t("hardware.col.ratio", "en")} <= set(table.columns)
+    assert "independent\\: Argonne National Laboratory" in set(table["Measured by"])  # Markdown-escaped
+    assert all(len(str(v).replace("\\", "")) <= 45 for col in table.columns for v in table[col])
+    # every row's own words, folded, in both languages (labelled as the sources' English on a Chinese page)
+    assert any("Argonne National Laboratory" in m.value for m in at.markdown)
+    assert any("databricks.com" in m.value for m in at.markdown)  # each row's source link
+    zh = app_test(PAGE, lang="zh")
+    assert i18n.t("hardware.english_source", "zh") in [c.value for c in zh.caption]
+    labels = ps.by_title(at, i18n.t("hardware.measured_chart", "en"))["data"][0]
+    assert labels["textposition"] == "inside" and labels["insidetextanchor"] == "end"  # never on the x = 1 line
     headers = [h.value for h in at.subheader]
     assert headers.index(i18n.t("hardware.measured_title", "en")) > 0  # its own section
 

@@ -44,7 +44,8 @@ def test_deep_link_selects_example_target_and_view(app_test):
     groups = frames[0]
     assert set(groups.iloc[:, 0]) == {"runtime", "blas"}
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["CUDA API references converted"] == "20 / 20"
+    assert metrics["Names converted"] == "20 / 20"
+    assert metrics["Left for you"] == "0"
 
 
 def test_lint_and_flow_views_in_chinese(app_test):
@@ -105,13 +106,76 @@ def test_zip_upload_status_ends_and_share_link_leaves_the_example_out(app_test):
     assert any("Uploaded code is never stored" in c.value for c in at.caption)
 
 
-def test_long_lines_wrap_in_the_hip_pane(app_test):
-    at = app_test(PAGE)
+def _html(at) -> str:
+    return "".join(e.proto.body for e in at.get("html"))
+
+
+def test_panes_scroll_sideways_and_the_diff_shows_long_lines_whole(app_test):
+    """The panes do not soft-wrap (line N beside line N, no continuation backslash alone on a wrapped row); the
+    diff wraps, marks the changed words, escapes the code and shows a padded continuation as one space + '\\'."""
+    at = app_test(PAGE, hp_view="diff")
     _toggle(at, "hp_plain").set_value(True).run()
     long_call = "cudaMemcpy(dst, src, " + " + ".join(f"size_{i}" for i in range(40)) + ", cudaMemcpyDefault);"
-    at.text_area(key="hp_text").set_value(f"void f(void* dst, void* src) {{ {long_call} }}\n").run()
+    code = (f"void f(void* dst, void* src) {{ {long_call} }}\n"
+            "#define CHECK(x) cudaFree(x);                               \\\n  x = 0;\ncudaFree(p); // <b>not html</b>\n")
+    at.text_area(key="hp_text").set_value(code).run()
+    assert not at.exception
     pane = next(c for c in at.code if "hipMemcpy(dst, src," in c.value)
-    assert pane.proto.wrap_lines
+    assert not pane.proto.wrap_lines
+    body = _html(at)
+    assert "size_39, <mark" in body and "white-space: pre-wrap" in body
+    assert "<mark class=\"b\">hipMemcpy</mark>" in body and "<mark class=\"a\">cudaMemcpy</mark>" in body
+    assert "(x); \\</td>" in body and "     \\" not in body
+    assert "&lt;b&gt;not html&lt;/b&gt;" in body and "<b>not html" not in body
+
+
+def test_report_lint_and_minimum_rocm_tell_one_story(app_test):
+    """Issue 23: the warp example converts 100 % of its names, yet its lint has errors and it needs a ROCm newer
+    than 5.2: the report must count those as left for you, not say 'none'."""
+    at = app_test(PAGE, hp_ex="warp_reduce", hp_view="report", hp_rocm="5.2")
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Conversion rate"] == "100.0 %"
+    assert metrics["Left for you"] == "5"  # 3 lint errors + __shfl_down_sync and __ballot_sync (ROCm 6.2)
+    story = next(w.value for w in at.warning if w.value.startswith("Left for you"))
+    assert "3 lint errors" in story and "ROCm 6.2, newer than the ROCm 5.2" in story and "__ballot_sync" in story
+    at = app_test(PAGE, hp_ex="warp_reduce", hp_view="flow", hp_rocm="5.2")
+    assert "5 items left for you" in " ".join(m.value for m in at.markdown)
+    at = app_test(PAGE, hp_ex="vector_add", hp_view="report", hp_rocm="5.2")
+    assert {m.label: m.value for m in at.metric}["Left for you"] == "0"
+    assert any("Left for you: nothing" in s.value for s in at.success)
+
+
+def test_the_compilers_rocm_is_checked_when_none_is_typed(app_test):
+    from rocm_bridge.hipify import page_model as pm
+
+    at = app_test(PAGE, hp_ex="warp_reduce", hp_view="report")
+    story = " ".join(w.value for w in at.warning)
+    if not pm.compiler_rocm():  # no hipcc: only the lint errors are left (the APIs are checked against nothing)
+        assert {m.label: m.value for m in at.metric}["Left for you"] == "3"
+        return
+    assert f"newer than this server's compiler (ROCm {pm.compiler_rocm()})" in story
+
+
+def test_pasted_code_is_kept_in_the_link_the_example_box_and_the_download_name(app_test):
+    at = app_test(PAGE)
+    _toggle(at, "hp_plain").set_value(True).run()
+    code = "__global__ void scale(float* p) { p[0] *= 2; }\nvoid f(float* d) { cudaFree(d); }\n"
+    at.text_area(key="hp_text").set_value(code).run()
+    at.run()  # the example box learns on the next run that the code is the visitor's own
+    assert at.selectbox(key="hp_ex").value == "mine"
+    assert any(b.proto.label == "Download scale.hip" for b in at.get("download_button"))
+    link = at.query_params["hp_src"]
+    link = link[0] if isinstance(link, list) else link
+    assert link.startswith("z") and len(link) < 200
+    assert any("Your code is in this link" in c.value for c in at.caption)
+    fresh = app_test(PAGE, hp_src=link, hp_ex="mine")
+    assert not fresh.exception
+    assert fresh.selectbox(key="hp_ex").value == "mine"
+    assert any("hipFree(d)" in c and "scale" in c for c in _code(fresh))
+    broken = app_test(PAGE, hp_src=link[:-9])
+    assert any("could not be read" in w.value for w in broken.warning)
+    assert any("hipMalloc(&d_a, bytes)" in c for c in _code(broken))  # the example instead
 
 
 def test_counts_read_in_the_singular_and_plural(app_test):
@@ -122,3 +186,11 @@ def test_counts_read_in_the_singular_and_plural(app_test):
     text = " ".join(m.value for m in at.markdown)
     assert "1 line;" in text and "1 kernel launch" not in text
     assert "0 kernel launches found" in text
+
+
+def test_wavefront_lint_findings_link_to_chapter_9s_picture(app_test):
+    at = app_test(PAGE, hp_ex="warp_reduce", hp_view="lint")
+    links = [e for e in at.get("page_link") if "wavefront" in e.proto.label]
+    assert links and all("ch9" in e.proto.page for e in links), [e.proto for e in links][:1]
+    assert all("wavefront_step=3" in str(e.proto) for e in links)
+    assert not [e for e in app_test(PAGE, hp_ex="vector_add", hp_view="lint").get("page_link") if "wavefront" in e.proto.label]

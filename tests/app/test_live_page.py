@@ -185,3 +185,40 @@ def test_your_machine_is_labelled_as_measured_here(app_test, monkeypatch):
     ours = ps.trace(fig, "measured here (this machine)")
     assert ours["y"] and all("measured here (this machine)" in y for y in ours["y"])
     assert not any(t.get("name") == "measured here (recorded)" for t in fig["data"])
+
+
+def test_the_dispatch_chart_adds_up_to_its_metric():
+    """On a CPU, back-to-back dispatch (183 µs measured here with TensorFlow) can exceed one synced tiny op
+    (36 µs): the chart's bars must sum to the metric shown above them, never run past it."""
+    from rocm_bridge.ui.live_view import dispatch_parts
+
+    total, dispatch, rest = dispatch_parts({"tiny_synced_us": 35.6, "dispatch_us": 183.2, "sync_us": 0.0})
+    assert (total, dispatch, rest) == (35.6, 35.6, 0.0)
+    total, dispatch, rest = dispatch_parts({"tiny_synced_us": 30.0, "dispatch_us": 8.0, "sync_us": 22.0})
+    assert dispatch + rest == total == 30.0 and dispatch == 8.0
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_results_come_first_and_the_install_help_is_folded_and_translated(app_test, monkeypatch, lang):
+    import rocm_bridge.live as live
+
+    monkeypatch.setattr(live, "is_installed", lambda name: False)  # nothing installed: recorded results
+    at = app_test("views/live.py", lang=lang, lv_mode="recorded")
+    assert not at.exception
+    install = next(e for e in at.expander if e.label == i18n.t("live.install.title", lang))
+    assert not install.proto.expanded
+    order = []
+
+    def walk(node):
+        order.append(node)
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at.main)
+    first_chart = next(i for i, e in enumerate(order) if getattr(e, "type", "") == "plotly_chart")
+    assert first_chart < order.index(install)  # the recorded results above the install help
+    notes = " ".join(c.value for c in at.caption)
+    if lang == "zh":
+        assert "仅 CPU" in notes and "CPU only" not in notes
+    else:
+        assert "CPU only" in notes

@@ -53,7 +53,8 @@ def test_classroom_flow(app_server, browser):
         teacher.get_by_role("button", name=_t("classroom.teacher.create_go")).click()
         teacher.get_by_role("button", name=_t("classroom.teacher.key_kept")).wait_for(timeout=20_000)
         wait_for_app(teacher)
-        join_code, key = _codes(teacher)[:2]
+        join_code = teacher.locator('[data-testid="rb-join-code"]').inner_text().strip()  # the projector card
+        key = _codes(teacher)[0]
         assert len(join_code) == 6 and len(key) == 32
         teacher.get_by_text(_t("classroom.teacher.remember", hours=12)).click()  # keep it open on this device
         teacher.get_by_role("button", name=_t("classroom.teacher.key_kept")).click()
@@ -101,7 +102,7 @@ def test_classroom_flow(app_server, browser):
         teacher.get_by_role("radio", name=_t("classroom.teacher.views.results")).click()
         teacher.wait_for_selector('[data-testid="stDataFrame"]', timeout=20_000)
         _open(visitor, f"{app_server}/classroom?lang=en&cr_tab=teacher")
-        visitor.get_by_label(_t("classroom.join_code"), exact=True).fill(join_code)
+        visitor.get_by_label(_t("classroom.teacher.code"), exact=True).fill(join_code)
         visitor.get_by_label(_t("classroom.teacher.key")).fill("not-the-key-" + "x" * 20)
         visitor.get_by_role("button", name=_t("classroom.teacher.open_go"), exact=True).click()
         visitor.wait_for_selector(f"text={_t('classroom.errors.wrong_key')}", timeout=20_000)

@@ -108,3 +108,39 @@ def test_chapter_handout_prints_charts_and_formula_cards_without_controls(app_se
     for _, meaning in card.symbols:
         assert _squash(i18n.t(meaning, lang)) in text
     assert _squash(i18n.t("handout.print", lang)) not in text  # the buttons stay off paper
+
+
+def _page_fill(pdf: bytes, tmp_path) -> list[tuple[float, str]]:
+    """(how far down the page its lowest text reaches, 0..1; the page's first line) for every page of the PDF,
+    from poppler's pdftotext -bbox-layout."""
+    _pdf_text(pdf, tmp_path)  # skips or fails without pdftotext, as the other tests
+    path = tmp_path / "handout.pdf"
+    out = subprocess.run(["pdftotext", "-bbox-layout", str(path), "-"], capture_output=True, text=True,
+                         check=True).stdout
+    root = ET.fromstring(re.sub(r'\sxmlns="[^"]+"', "", out, count=1))
+    pages = []
+    for pg in root.iter("page"):
+        words = list(pg.iter("word"))
+        low = max((float(w.get("yMax")) for w in words), default=0.0)
+        pages.append((low / float(pg.get("height")), " ".join(w.text or "" for w in words[:8])))
+    return pages
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_pdf_starts_with_the_chapter_and_has_no_half_empty_pages(app_server, page, lang, tmp_path):
+    """Issue 23: page 1 opened with the handout page's own heading and instructions, and sections kept whole
+    jumped pages, leaving the page before them half empty. Only the last page of the chapter, of the quiz sheet
+    and of the key (each followed by a deliberate page break) may end early."""
+    page.goto(f"{app_server}/handout?lang={lang}&ho_doc={CHAPTER}&ho_quiz=1&ho_key=1")
+    wait_for_app(page, 60_000)
+    page.wait_for_selector('[data-testid="stMain"] .js-plotly-plot svg.main-svg', state="attached", timeout=60_000)
+    pages = _page_fill(page.pdf(format="A4"), tmp_path)
+    title = i18n.t(f"chapters.{CHAPTER}.title", lang)
+    assert _squash(pages[0][1]).startswith(_squash(title)), pages[0][1]
+    assert i18n.t("handout.title", lang) not in pages[0][1]
+    starts = [i for i, (_, first) in enumerate(pages) if _squash(first).startswith(
+        (_squash(i18n.t("handout.sheet_title", lang, title=title)), _squash(i18n.t("handout.key_title", lang))))]
+    section_ends = {i - 1 for i in starts} | {len(pages) - 1}
+    half_empty = [(i + 1, round(fill, 2)) for i, (fill, first) in enumerate(pages)
+                  if i not in section_ends and first and fill < 0.6]
+    assert not half_empty, half_empty
