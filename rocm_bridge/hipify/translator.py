@@ -22,10 +22,10 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from rocm_bridge.hipify import headers as hdr
-from rocm_bridge.hipify.args import DECLARES, RULES, declare, needs_wrap, pick, wraps_only
+from rocm_bridge.hipify.args import DECLARES, RULES, declare, needs_wrap, null_drops, pick, wraps_only
 from rocm_bridge.hipify.edits import apply_edits, regroup
 from rocm_bridge.hipify.index import active_map, target_groups
-from rocm_bridge.hipify.lexer import Lexed, _trie_pattern, lex, split_include
+from rocm_bridge.hipify.lexer import Lexed, lex, split_include
 from rocm_bridge.hipify.records import record
 from rocm_bridge.hipify.result import (  # noqa: F401  (re-exported: the public names of the translator)
     CONVERTED,
@@ -44,6 +44,8 @@ from rocm_bridge.hipify.result import (  # noqa: F401  (re-exported: the public 
 OVERLOADS: dict[str, dict[int, str]] = {
     "cudaEventCreate": {1: "hipEventCreate", 2: "hipEventCreateWithFlags"},
     "cudaGraphInstantiate": {5: "hipGraphInstantiate", 3: "hipGraphInstantiateWithFlags"},
+    # CUDA 13's cuda.h: #define cuGraphInstantiate cuGraphInstantiateWithFlags (data/hipify_signature_rules.csv)
+    "cuGraphInstantiate": {5: "hipGraphInstantiate", 3: "hipGraphInstantiateWithFlags"},
 }
 
 # Zero-based index of the symbol argument that HIP wants wrapped in HIP_SYMBOL(...) (HIPIFY FuncArgCasts).
@@ -261,6 +263,7 @@ _KEYWORDS = frozenset((
 ))
 _DECLARATOR_END = frozenset("=;,)[{:")
 _TAG_BEFORE = r"\b(?:enum|struct|union|class)\s+$"
+_FOLLOWS_DECLARATOR = re.compile(r"[ \t\r\n\\]*[=;,)\[{:]")
 
 
 def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> set[str]:
@@ -272,18 +275,16 @@ def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> s
     A declaration is a type-kind name that follows a type (an identifier that is not a keyword, '*', '&' or a
     template's '>') and is followed by '=', ';', ',', ')', '[', '{' or ':'. Candidates are found by one regex
     over the masked text, so a file with 50k references pays for the few that can be declarations."""
-    names = set(lexed.id_names)
-    types = [n for n in names if n in amap and amap[n].split("\t", 6)[5] == "type"]
+    types = {n for n in set(lexed.id_names) if n in amap and amap[n].split("\t", 6)[5] == "type"}
     if not types:
         return set()
     masked = lexed.masked
-    pattern = re.compile(_trie_pattern(sorted(types)) + r"(?=[ \t\r\n\\]*[=;,)\[{:])")
+    follows = _FOLLOWS_DECLARATOR.match
     out: set[str] = set()
-    for m in pattern.finditer(masked):
-        name = m.group()
-        q = m.start()
-        if name in out or (q and masked[q - 1] in _WORD_CHARS):
+    for start, name in zip(lexed.id_starts, lexed.id_names, strict=True):
+        if name not in types or name in out or follows(masked, start + len(name)) is None:
             continue
+        q = start
         while q > 0 and masked[q - 1] in " \t\r\n":
             q -= 1
         if q == 0:
@@ -301,7 +302,7 @@ def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> s
         else:
             continue
         out.add(name)
-        result.notes.append(("hipify.tr.shadowed", *lexed.line_col(m.start())))
+        result.notes.append(("hipify.tr.shadowed", *lexed.line_col(start)))
     return out
 
 
@@ -330,9 +331,14 @@ def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regro
     rule = pick(name, target, len(spans))
     if rule is None:
         return
-    if rule.note:
-        result.notes.append((rule.note, *lexed.line_col(end - len(name))))
     text = lexed.text
+    applied = null_drops(rule, [text[s:e] for s, e in spans])
+    note = rule.note if applied is None else applied.note  # dropped null arguments need no note
+    if note:
+        result.notes.append((note, *lexed.line_col(end - len(name))))
+    if applied is None:
+        return  # an argument HIP's call has no place for carries a value: left for a person (the note says why)
+    rule = applied
     if any(op in DECLARES for op, _i, _v in rule.ops):  # new variables, declared before the call's line
         rule, decls = declare(rule, declared)
         edits.append(_insert_lines(lexed, text.rfind("\n", 0, end - len(name)) + 1, decls, indent=True))
