@@ -63,14 +63,6 @@ _PATTERNS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
-def _lead(pattern: str) -> str:
-    """The literal characters a pattern starts with (for a substring pre-check)."""
-    n = 0
-    while n < len(pattern) and (pattern[n].isalnum() or pattern[n] in "_#"):
-        n += 1
-    return pattern[:n]
-
-
 def _matches(pattern: str, text: str):
     """Matches that start at a word boundary (the patterns themselves do not begin with \\b)."""
     for m in re.finditer(pattern, text):
@@ -151,11 +143,11 @@ def lint(text: str, lexed: Lexed | None = None) -> list[Finding]:
                     if re.search(r"\b" + re.escape(name) + r"\b", statement):
                         add("lane_mask_32", off)
     for rule, needles, patterns in _PATTERNS:
-        if any(n in masked for n in needles):
-            for pattern in patterns:
-                if _lead(pattern) in masked:
-                    for m in _matches(pattern, masked):
-                        add(rule, m.start())
+        present = [n for n in needles if n in masked]  # one substring scan per needle, none per pattern
+        for pattern in patterns:
+            if any(n in pattern for n in present):  # every pattern spells one of its rule's needles
+                for m in _matches(pattern, masked):
+                    add(rule, m.start())
     for rule, needles, anchor, before_src in _ANCHORED:
         if any(n in masked for n in needles):
             before = re.compile(before_src)
