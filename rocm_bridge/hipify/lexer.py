@@ -47,7 +47,8 @@ class Lexed:
     the tuples alone cost ~15 MB. `ids` and `opaque` still give the tuple view, built on request."""
 
     __slots__ = ("text", "id_starts", "id_names", "includes", "op_starts", "op_ends", "op_kinds", "launches",
-                 "unterminated", "excluded_launches", "_line_starts", "_masked", "_brackets", "_conditionals")
+                 "unterminated", "excluded_launches", "_line_starts", "_masked", "_brackets", "_conditionals",
+                 "_full_masks")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -63,6 +64,7 @@ class Lexed:
         self._masked: str | None = None
         self._brackets: tuple[dict[int, int], dict[int, list[int]]] | None = None
         self._conditionals = None
+        self._full_masks: set[str] | None = None  # names defined as the full lane mask (translator, --rocm-version)
         self.excluded_launches: set[int] = set()  # indices into launches skipped by the caller
 
     @property
