@@ -138,6 +138,9 @@ def warning_lines(result: Result, findings: list[Finding], name: str, lang: str)
         key = "hipify.target.used" if rw.written else "hipify.target.left"
         out.append((rw.line, rw.col, t(key, lang, name=rw.cuda_name, written=rw.written, until=rw.until,
                                        target=result.options.rocm_version, why=t(rw.note, lang))))
+    for wr in result.wave_rewrites:  # --wavefront (rocm_bridge.hipify.wavefront)
+        out.append((wr.line, wr.col, t("hipify.wave.rewrite", lang, before=wr.before, after=wr.after,
+                                       why=t(f"hipify.wave.{wr.rule}", lang))))
     for f in findings:
         msg = said.get(("l", f.rule, f.severity))
         if msg is None:

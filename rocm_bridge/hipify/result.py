@@ -197,6 +197,7 @@ class Result:
         self.skipped: list[tuple[int, int]] = []  # spans left alone by skip_excluded
         # --rocm-version: each use of a rule of data/hipify_target_rules.csv (rocm_bridge.hipify.target.TargetRewrite)
         self.target_rewrites: list = []
+        self.wave_rewrites: list = []  # --wavefront: rocm_bridge.hipify.wavefront.WaveRewrite, line by line
         self.helpers: list[str] = []  # sections of hipify_compat.h written into the output, in order
         self._counts: dict | None = None
 

@@ -110,6 +110,7 @@ class Options:
     defines: tuple[str, ...] = ()  # -D NAME[=VALUE], for skip_excluded
     amap: bool = False  # --amap: with skip_excluded, still rename the CUDA names in the skipped branches
     rocm_version: str = ""  # --rocm-version: the target release ("" = the newest the table knows: no target rule)
+    wavefront: bool = False  # --wavefront: rewrite the provable warp-32 idioms for any wavefront size (wavefront.py)
 
     @property
     def roc_groups(self) -> tuple[str, ...]:
@@ -607,6 +608,14 @@ def translate(text: str, options: Options | None = None) -> Result:
     has_api_include = any(hdr.HIP_RUNTIME_API in text[s:e] or "cuda_runtime_api.h" in text[s:e]
                           for s, e in lexed.includes)
     edits += _includes(lexed, opts, result, has_device, has_api_include)
+    if opts.wavefront:
+        # a target older than 6.2 drops the _sync masks (data/hipify_target_rules.csv): nothing to widen there
+        from rocm_bridge.hipify.target import rule_for
+        from rocm_bridge.hipify.wavefront import rewrites
+
+        masks = rule_for("__shfl_sync", opts.rocm_version) is None
+        wave_edits, result.wave_rewrites = rewrites(lexed, result.skipped, masks=masks)
+        edits += wave_edits
     if result.helpers:
         edits.append(_helper_edit(lexed, result))
     if ("_H" in text or "CUSPARSEAPI" in text) and "#" in text:  # every guard macro but one ends in _H_ / _H__
