@@ -58,11 +58,12 @@ def _compile(path) -> subprocess.CompletedProcess:
 
 def test_rules_table_is_complete_and_sourced():
     rules = tg.rules()
-    assert set(tr._TARGET_NAMES) == {n for n, r in rules.items() if r.kind != "header"}
+    assert set(tr._TARGET_NAMES) == {n for n, r in rules.items() if r.kind != "header" and r.until}
+    assert set(tr._HELPER_CALLS) == {n for n, r in rules.items() if not r.until}
     cat = catalog()
     for name, rule in rules.items():
         assert rule.kind in ("drop_mask", "call_text", "helper", "rename", "header", "manual"), name
-        assert tg.version_key(rule.until) > (5,) and rule.source.strip(), name
+        assert (not rule.until or tg.version_key(rule.until) > (5,)) and rule.source.strip(), name
         for lang in LANGS:
             assert cat[rule.note][lang], (name, lang)
         if rule.kind == "helper":
@@ -141,4 +142,89 @@ def test_helper_header_compiles_with_rocm_5_2(tmp_path):
                    "__global__ void k(int* o) { hipify_syncwarp(); hipify_syncwarp(0xffffffffu);\n"
                    "  hipify_check_lanes(1); o[0] = 1; }\n")
     proc = _compile(src)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+# --- SIMD-in-a-word helpers (issue 28, item 4) --------------------------------------------------------------------
+
+def _lanes(word: int, bits: int, signed: bool) -> list[int]:
+    out = []
+    for i in range(0, 32, bits):
+        v = (word >> i) & ((1 << bits) - 1)
+        if signed and v >= 1 << (bits - 1):
+            v -= 1 << bits
+        out.append(v)
+    return out
+
+
+def _pack(values: list[int], bits: int) -> int:
+    return sum((v & ((1 << bits) - 1)) << (i * bits) for i, v in enumerate(values))
+
+
+def _lanewise(bits: int, signed: bool, op):
+    return lambda a, b: _pack([op(x, y) for x, y in zip(_lanes(a, bits, signed), _lanes(b, bits, signed),
+                                                        strict=True)], bits)
+
+
+# The results CUDA's Math API documents for each intrinsic (SIMD Intrinsics), written from the descriptions
+REFERENCE = {
+    "vadd2": _lanewise(16, False, lambda x, y: x + y), "vsub2": _lanewise(16, False, lambda x, y: x - y),
+    "vmaxs2": _lanewise(16, True, max), "vmins2": _lanewise(16, True, min),
+    "vmaxu2": _lanewise(16, False, max), "vminu2": _lanewise(16, False, min),
+    "vabsdiffu2": _lanewise(16, False, lambda x, y: abs(x - y)),
+    "vadd4": _lanewise(8, False, lambda x, y: x + y), "vsub4": _lanewise(8, False, lambda x, y: x - y),
+    "vmaxs4": _lanewise(8, True, max), "vmins4": _lanewise(8, True, min),
+    "vmaxu4": _lanewise(8, False, max), "vminu4": _lanewise(8, False, min),
+    "vabsdiffu4": _lanewise(8, False, lambda x, y: abs(x - y)),
+    "vabsdiffs4": _lanewise(8, True, lambda x, y: abs(x - y)),
+    "vavgu4": _lanewise(8, False, lambda x, y: (x + y + 1) // 2),
+    "vcmpeq4": _lanewise(8, False, lambda x, y: 0xFF if x == y else 0),
+    "vcmpgtu4": _lanewise(8, False, lambda x, y: 0xFF if x > y else 0),
+    "vcmpges4": _lanewise(8, True, lambda x, y: 0xFF if x >= y else 0),
+    "vsadu4": lambda a, b: sum(abs(x - y) for x, y in zip(_lanes(a, 8, False), _lanes(b, 8, False), strict=True)),
+}
+
+
+def test_every_simd_helper_has_a_rule_a_section_and_a_reference():
+    simd = {n.removeprefix("__") for n, r in tg.rules().items() if r.note == "hipify.target.simd"}
+    assert simd == set(REFERENCE) == {n.removeprefix("__") for n in tr._HELPER_CALLS}
+    assert {f"hipify_{n}" for n in simd} <= set(tg.helper_sections())
+
+
+def test_simd_helpers_give_the_documented_results(tmp_path):
+    """The helpers of hipify_compat.h, compiled host-side with g++ (__host__ __device__ defined away), against the
+    reference on edge and random words."""
+    gxx = shutil.which("g++")
+    if gxx is None:
+        pytest.skip("g++ is not installed here")
+    import random
+
+    rng = random.Random(28)
+    words = [0, 1, 0x7F7F7F7F, 0x80808080, 0xFFFFFFFF, 0x7FFF8000, 0x01FF80FE, 0xFF00FF00]
+    words += [rng.getrandbits(32) for _ in range(40)]
+    pairs = [(a, b) for a in words[:8] for b in words[:8]] + [(rng.choice(words), rng.choice(words)) for _ in range(200)]
+    sections = tg.helper_sections()
+    calls = "".join(f'  for (auto& p : pairs) printf("{n} %u\\n", hipify_{n}(p[0], p[1]));\n' for n in REFERENCE)
+    src = ("#include <cstdio>\n#define __host__\n#define __device__\n"
+           + "".join(sections[f"hipify_{n}"] for n in REFERENCE)
+           + "static const unsigned pairs[][2] = {" + ",".join(f"{{{a}u,{b}u}}" for a, b in pairs) + "};\n"
+           + "int main() {\n" + calls + "  return 0;\n}\n")
+    (tmp_path / "simd.cpp").write_text(src)
+    exe = tmp_path / "simd"
+    subprocess.run([gxx, "-std=c++17", "-O1", "-o", str(exe), str(tmp_path / "simd.cpp")], check=True, timeout=120)
+    got = subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=60).stdout.split("\n")
+    want = [f"{n} {REFERENCE[n](a, b)}" for n in REFERENCE for a, b in pairs]
+    assert got[:-1] == want
+
+
+def test_simd_calls_get_their_helpers_and_compile_with_rocm_5_2(tmp_path):
+    src = "__global__ void k(unsigned* o) {\n" + "".join(
+        f"  o[{i}] = __{n}(o[1], o[2]);\n" for i, n in enumerate(REFERENCE)) + "}\n"
+    r = translate(src, Options())
+    assert "__v" not in r.output.split("__global__")[1]
+    assert len(r.helpers) == len(REFERENCE) and r.output.count("#define HIPIFY_VMAXS4") == 1
+    assert all(i.status == "converted" for i in r.references.infos)
+    hip = tmp_path / "simd.hip"
+    hip.write_text(r.output)
+    proc = _compile(hip)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -87,13 +87,14 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def applies(rule: TargetRule, target: str) -> bool:
-    """True when the target is older than the release that makes the rule unnecessary."""
+    """True when the target is older than the release that makes the rule unnecessary (a rule without `until`:
+    no release has the API, every target)."""
+    if not rule.until:
+        return True
     return bool(target) and version_key(target) < version_key(rule.until)
 
 
 def rule_for(name: str, target: str) -> TargetRule | None:
-    if not target:
-        return None
     rule = rules().get(name)
     return rule if rule is not None and applies(rule, target) else None
 

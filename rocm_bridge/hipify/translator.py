@@ -97,6 +97,11 @@ _CONTEXTUAL = frozenset(OVERLOADS.keys() | SYMBOL_ARGS.keys() | RULES.keys() | M
 _TARGET_NAMES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
                  "__all_sync", "__activemask", "__syncwarp", "cudaHostAlloc", "__nv_bfloat16", "__nv_bfloat162",
                  "__match_any_sync", "__match_all_sync", "__bfloat162float", "__float2bfloat16")
+# CUDA's SIMD-in-a-word intrinsics, which no HIP has: a helper of hipify_compat.h for every target (rules with no
+# `until`)
+_HELPER_CALLS = frozenset(f"__{n}" for n in (
+    "vadd2", "vsub2", "vmaxs2", "vmins2", "vmaxu2", "vminu2", "vabsdiffu2", "vadd4", "vsub4", "vmaxs4", "vmins4",
+    "vmaxu4", "vminu4", "vabsdiffu4", "vabsdiffs4", "vavgu4", "vcmpeq4", "vcmpgtu4", "vcmpges4", "vsadu4"))
 # (the names of data/hipify_target_rules.csv but its header rule: tests/test_hipify_target.py keeps them equal)
 
 
@@ -211,6 +216,9 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
             hip = ""  # the handle-less legacy call: its HIP name takes a handle (HIPIFY: "only _v2 supported")
             result.notes.append(("hipify.tr.blas_v1", line, col))
             same = False  # a note at every occurrence
+        if name in _HELPER_CALLS:
+            hip = _helper_call(name, line, col, result)
+            same = True
         if hip and (not exp or opts.experimental):
             status = CONVERTED
             if same or (renamed_only and _inside(renamed_only, start)):
@@ -363,6 +371,16 @@ def _target_rewrite(lexed: Lexed, name: str, start: int, end: int, hip: str, opt
             edits.append((args[1] + 1, args[1] + 1, f" /* hipify: {name} before ROCm {rule.until} */"))
     result.target_rewrites.append(tg.TargetRewrite(line, col, name, written, rule.until, rule.note))
     return written
+
+
+def _helper_call(name: str, line: int, col: int, result: Result) -> str:
+    """A CUDA intrinsic no HIP has, written as the helper of hipify_compat.h that the file then gets."""
+    from rocm_bridge.hipify import target as tg
+
+    rule = tg.rules()[name]
+    _want_helper(result, rule.replacement)
+    result.target_rewrites.append(tg.TargetRewrite(line, col, name, rule.replacement, rule.until, rule.note))
+    return rule.replacement
 
 
 def _want_helper(result: Result, section: str) -> None:
