@@ -250,6 +250,22 @@ def _signature_rules() -> None:
 
 _signature_rules()
 
+
+def _intrinsic_casts() -> None:
+    """data/hipify_intrinsic_casts.csv (tools/probe_hipify_overloads.py, found by compiling): intrinsics CUDA declares
+    once and HIP overloads, so that an argument of another integer type is ambiguous in HIP; each argument is cast
+    to CUDA's parameter type, which is what CUDA's implicit conversion does (right whatever the argument's type)."""
+    with open(os.path.join(DATA_DIR, "hipify_intrinsic_casts.csv"), encoding="utf-8") as fh:
+        next(fh)
+        for line in fh:
+            name, params, _types, _source = line.split(",", 3)
+            types = params.split("|")
+            ops = tuple(("wrap", i, f"static_cast<{t}>") for i, t in enumerate(types))
+            RULES[name] = (*RULES.get(name, ()), Rule("hip", len(types), ops))
+
+
+_intrinsic_casts()
+
 _ALREADY_VOID_PP = re.compile(r"^(?:(?:reinterpret|static)_cast\s*<\s*void\s*\*\s*\*\s*>|\(\s*void\s*\*\s*\*\s*\))")
 _ALREADY_VOID = re.compile(r"^(?:reinterpret_cast\s*<|static_cast\s*<|\(\s*(?:const\s+)?void\s*(?:const\s*)?\*\s*\))")
 
