@@ -22,8 +22,8 @@
    hipify path needs only the standard library, and a fresh venv leaves out whatever .pth hooks the base
    interpreter's site-packages runs at every start (measure both and say which).
 
-    python bench/hipify_bench.py [--runs 7] [--hipify-perl PATH] [--hipify-tests DIR] [--only-process]
-                                 [--python PATH]
+    python bench/hipify_bench.py [--runs 7] [--hipify-perl PATH] [--hipify-tests DIR] [--sizes 1000,10000]
+                                 [--only-process] [--python PATH]
 """
 
 from __future__ import annotations
@@ -154,7 +154,8 @@ def child_usage(args: list[str]) -> tuple[float, float, float]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def process_rows(runs: int, perl: Path | None, tests: Path | None = None) -> list[tuple[str, str, str, str, str]]:
+def process_rows(runs: int, perl: Path | None, tests: Path | None = None,
+                 sizes: tuple[int, ...] = (1_000, 10_000, 50_000, 200_000)) -> list[tuple[str, str, str, str, str]]:
     """(what, cpu ms, us/line, peak MB, note) for the one-line file and the scaling series; the note of a
     hipify-perl row is its CPU divided by ours (how many times faster we are)."""
     tools = [("rocm_bridge", lambda f: [PYTHON, "-m", "rocm_bridge", "hipify", str(f)])]
@@ -183,7 +184,7 @@ def process_rows(runs: int, perl: Path | None, tests: Path | None = None) -> lis
                         f"{statistics.median(x[2] for x in samples):.0f}",
                         "whole process" if name == "rocm_bridge" else f"{cpu / ours:.2f}x ours"))
         what = "lines of HIPIFY's tests" if tests else "lines"
-        for lines in (1_000, 10_000, 50_000, 200_000):
+        for lines in sizes:
             path = Path(tmp) / f"n{lines}.cu"
             path.write_bytes((hipify_tests_source(tests, lines) if tests else big_source(lines))
                              .encode("utf-8", "surrogateescape"))
@@ -202,6 +203,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--hipify-perl", type=Path, help="HIPIFY's bin/hipify-perl, to print its rows beside ours")
     ap.add_argument("--hipify-tests", type=Path, help="HIPIFY's tests/unit_tests: build the sized files from them")
+    ap.add_argument("--sizes", default="1000,10000,50000,200000", help="line counts of the scaling rows")
     ap.add_argument("--only-process", action="store_true", help="only section 4 (one-line, scaling, memory)")
     ap.add_argument("--python", default=sys.executable, help="interpreter for the child processes")
     args = ap.parse_args()
@@ -209,7 +211,7 @@ def main() -> int:
     PYTHON = args.python
     print(f"children run with {PYTHON}")
 
-    prow = process_rows(args.runs, args.hipify_perl, args.hipify_tests)
+    prow = process_rows(args.runs, args.hipify_perl, args.hipify_tests, tuple(int(n) for n in args.sizes.split(",")))
     width = max(len(r[0]) for r in prow)
     print(f"{'whole process (issue 12)':<{width}}  {'cpu ms':>7}  {'us/line':>8}  {'peak MB':>8}  note")
     for name, cpu, per_line, peak, note in prow:
