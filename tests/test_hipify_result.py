@@ -252,3 +252,27 @@ def test_kernel_syntax_and_miopen_reorders_still_list_renames_inside():
     result = translate(src, Options(miopen=True))
     assert result.output.startswith("#include <hip/hip_runtime.h>\nmiopenSoftmaxForward_V2(h, a, xd, x, b, yd, y, ")
     assert result.changed_lines == {1}  # input lines: the include goes before line 1
+
+
+def test_unrolled_opaque_pattern_matches_the_plain_alternation_form():
+    """lexer.OPAQUE writes comment and literal bodies unrolled for speed; on random text full of quotes,
+    backslashes, stars, slashes and newlines it finds exactly the spans of the plain form."""
+    import re
+
+    plain = re.compile(r"""
+        //(?:[^\n\\]|\\.)*
+      | /\*.*?(?:\*/|\Z)
+      | \#([ \t]*include[ \t]*(?:<[^>\n]*>|"[^"\n]*"))
+      | R"([^ ()\\\t\n"]{0,16})\(
+      | "(?:[^"\\\n]|\\.)*(?:"|$)
+      | '(?:[^'\\\n]|\\.)*(?:'|$)
+        """, re.VERBOSE | re.DOTALL | re.MULTILINE)
+    rng = random.Random(28)
+    pieces = ["/", "*", "\\", "\n", '"', "'", "a", " ", "#include <x.h>", 'R"(', ")\"", "**/", "/*", "//", "x\\\n"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 40)))
+        pos = 0
+        while pos <= len(text):
+            a, b = plain.search(text, pos), lexer.OPAQUE.search(text, pos)
+            assert (a and (a.span(), a.lastindex)) == (b and (b.span(), b.lastindex)), (text, pos)
+            pos += 1

@@ -16,15 +16,18 @@ from bisect import bisect_right
 # starts with a fixed character, outside any group, so the regex engine skips ordinary code at C speed (a branch
 # that starts with a group turns that off and makes the scan ~3x slower). Group 1 marks an include directive. A
 # quote right after a digit is a C++14 digit separator (1'000'000), not a character literal: the loop below
-# checks for that.
+# checks for that. Comment and literal bodies are written unrolled (`[^\n\\]*(?:\\.[^\n\\]*)*`, not
+# `(?:[^\n\\]|\\.)*`): a single character class repeats inside the regex engine without an alternation per
+# character: a quarter fewer instructions for the scan of a comment-heavy file (callgrind, 10,000 lines of
+# HIPIFY's tests).
 OPAQUE = re.compile(
     r"""
-    //(?:[^\n\\]|\\.)*
-  | /\*.*?(?:\*/|\Z)
+    //[^\n\\]*(?:\\.[^\n\\]*)*
+  | /\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/|\*+\Z|\Z)
   | \#([ \t]*include[ \t]*(?:<[^>\n]*>|"[^"\n]*"))
   | R"([^ ()\\\t\n"]{0,16})\(
-  | "(?:[^"\\\n]|\\.)*(?:"|$)
-  | '(?:[^'\\\n]|\\.)*(?:'|$)
+  | "[^"\\\n]*(?:\\.[^"\\\n]*)*(?:"|$)
+  | '[^'\\\n]*(?:\\.[^'\\\n]*)*(?:'|$)
     """,
     re.VERBOSE | re.DOTALL | re.MULTILINE,
 )
