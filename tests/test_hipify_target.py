@@ -95,6 +95,7 @@ def test_rocm_5_2_gets_what_5_2_has():
     assert '"cudaHostAlloc failed\\n"' in out  # user-visible strings are left alone
     # the helpers once each, after the last top-level include
     assert out.count("#define HIPIFY_SYNCWARP") == 1 and out.count("#define HIPIFY_CHECK_LANES") == 1
+    assert "SIMD" not in out  # only the sections the file uses
     assert out.index("#include <cstdio>") < out.index("HIPIFY_CHECK_LANES") < out.index("__global__")
     # every use is listed, with the release that makes it unnecessary
     used = [(w.cuda_name, w.written, w.until) for w in r.target_rewrites]

@@ -110,7 +110,8 @@ def helper_sections() -> dict[str, str]:
     with open(COMPAT_H, encoding="utf-8") as fh:
         text = fh.read()
     out: dict[str, str] = {}
-    for chunk in text.split("// @@ ")[1:]:
+    for chunk in re.split(r"^// @@ ", text, flags=re.M)[1:]:
         name, _, body = chunk.partition("\n")
+        body = body[:body.rindex("#endif") + len("#endif")]  # comments between sections belong to none
         out[name.strip()] = body.strip() + "\n"
     return out
