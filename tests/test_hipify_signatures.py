@@ -168,3 +168,14 @@ def test_the_table_is_what_the_tool_generates_from_the_local_headers():
     for name, row in fresh.items():
         for key in ("hip_name", "cuda_params", "cuda_defaults", "hip_5.2_params", "status_5.2"):
             assert row[key] == stored[name][key], (name, key)
+
+
+def test_cuda_12_device_ids_are_not_taken_for_locations():
+    """Before CUDA 13 the same argument is an int device (HIP's parameter): only a provable cudaMemLocation (a
+    braced list, an expression naming the type, a name declared with it) gets `.id`; the stream stays."""
+    out, notes = _hip("void f(float* p, size_t n, int dev, cudaStream_t s) {\n"
+                      "  cudaMemPrefetchAsync(p, n, dev, s);\n  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, dev);\n"
+                      "  cudaMemPrefetchAsync(p, n, cudaMemLocation{cudaMemLocationTypeDevice, dev}, 0);\n}\n")
+    assert "hipMemPrefetchAsync(p, n, dev, s);" in out and "hipMemAdvise(p, n, hipMemAdviseSetReadMostly, dev);" in out
+    assert "hipMemPrefetchAsync(p, n, (hipMemLocation{hipMemLocationTypeDevice, dev}).id);" in out
+    assert [n[:2] for n in notes if n[0].startswith("hipify.tr.sig")] == [("hipify.tr.sig_mem_location", 4)]

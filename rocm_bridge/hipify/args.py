@@ -287,11 +287,30 @@ DECLARES = ("declare", "declare_addr")
 _NULL = frozenset(("nullptr", "NULL", "0", "0L", "0UL", "(void*)0", "(void *)0"))
 
 
-def null_drops(rule: Rule, args: list[str]) -> Rule | None:
-    """The rule with its drop_null operations made plain removals, or None when one of those arguments is not a
-    null pointer constant (the argument carries information HIP's call has no place for)."""
-    if not any(op == "drop_null" for op, _i, _v in rule.ops):
+SKIP = Rule("hip", None, ())  # null_drops: the call is not the signature the rule is for; leave it, say nothing
+
+
+def _location(arg: str, text: str) -> bool:
+    """True when an argument is provably a cudaMemLocation (CUDA 13) and not CUDA 12's int device: a braced list,
+    an expression naming the type, or a name the file declares with it."""
+    arg = arg.strip()
+    if arg.startswith("{") or "MemLocation" in arg or "memLocation" in arg:
+        return True
+    if not re.fullmatch(r"[A-Za-z_]\w*", arg):
+        return False
+    return re.search(r"\b(?:cudaMemLocation|CUmemLocation|hipMemLocation)\s*(?:const\s*)?&?\s*" + arg + r"\b",
+                     text) is not None
+
+
+def null_drops(rule: Rule, args: list[str], text: str = "") -> Rule | None:
+    """The rule with its conditional operations resolved: drop_null made a plain removal, or None when one of
+    those arguments is not a null pointer constant (the argument carries information HIP's call has no place for:
+    the caller reports the rule's note); SKIP when a `field` argument is not provably a cudaMemLocation (code
+    written for CUDA 12, where the same position is an int device: nothing to rewrite)."""
+    if not any(op in ("drop_null", "field") for op, _i, _v in rule.ops):
         return rule
+    if any(op == "field" and (i >= len(args) or not _location(args[i], text)) for op, i, _v in rule.ops):
+        return SKIP
     ops = []
     for op, i, value in rule.ops:
         if op == "drop_null":
@@ -299,7 +318,8 @@ def null_drops(rule: Rule, args: list[str]) -> Rule | None:
                 return None
             op = "remove"
         ops.append((op, i, value))
-    return Rule(rule.target, rule.arity, tuple(ops), "")
+    dropped = any(op == "drop_null" for op, _i, _v in rule.ops)
+    return Rule(rule.target, rule.arity, tuple(ops), "" if dropped else rule.note)
 
 
 def declare(rule: Rule, counters: dict[str, int]) -> tuple[Rule, list[str]]:

@@ -22,7 +22,7 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from rocm_bridge.hipify import headers as hdr
-from rocm_bridge.hipify.args import DECLARES, RULES, Rule, declare, needs_wrap, null_drops, pick, wraps_only
+from rocm_bridge.hipify.args import DECLARES, RULES, SKIP, Rule, declare, needs_wrap, null_drops, pick, wraps_only
 from rocm_bridge.hipify.edits import apply_edits, regroup
 from rocm_bridge.hipify.index import active_map, target_groups
 from rocm_bridge.hipify.lexer import Lexed, lex, split_include
@@ -446,7 +446,9 @@ def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regro
     if rule is None:
         return
     text = lexed.text
-    applied = null_drops(rule, [text[s:e] for s, e in spans])
+    applied = null_drops(rule, [text[s:e] for s, e in spans], lexed.masked)
+    if applied is SKIP:
+        return
     note = rule.note if applied is None else applied.note  # dropped null arguments need no note
     if note:
         result.notes.append((note, *lexed.line_col(end - len(name))))
