@@ -13,11 +13,17 @@
    from 1k to 200k lines (us per line) and its peak memory (the child's own ru_maxrss, from os.wait4) at 200k
    lines; with --hipify-perl PATH the same rows for HIPIFY's bin/hipify-perl (run with perl, -quiet-warnings).
 
+   --hipify-tests DIR builds the 1k ... 200k-line files from HIPIFY's own lit inputs instead of the page's examples:
+   every .cu file under DIR (ROCm/HIPIFY tests/unit_tests), sorted by path, concatenated and repeated as needed, then
+   cut at the size. Issue 28's bar: >= 5x hipify-perl's CPU at 10,000 lines of these and >= 1x on the one-line
+   file; the note of a hipify-perl row is its CPU divided by ours ("5.00x ours": we are 5 times faster).
+
    --python PATH runs the children with another interpreter, e.g. a venv's (as the README sets up): the CLI's
    hipify path needs only the standard library, and a fresh venv leaves out whatever .pth hooks the base
    interpreter's site-packages runs at every start (measure both and say which).
 
-    python bench/hipify_bench.py [--runs 7] [--hipify-perl PATH] [--only-process] [--python PATH]
+    python bench/hipify_bench.py [--runs 7] [--hipify-perl PATH] [--hipify-tests DIR] [--sizes 1000,10000]
+                                 [--only-process] [--python PATH]
 """
 
 from __future__ import annotations
@@ -55,6 +61,21 @@ def big_source(lines: int) -> str:
                 break
         copy += 1
     return "".join(parts)[: None] if count == lines else "\n".join("".join(parts).splitlines()[:lines]) + "\n"
+
+
+def hipify_tests_source(folder: Path, lines: int) -> str:
+    """`lines` lines of HIPIFY's lit inputs: the .cu files under folder, sorted by path, concatenated (repeated if
+    needed) and cut. Read as UTF-8 with surrogate escapes: a few of them hold Windows-1252 bytes."""
+    files = sorted(p for p in folder.rglob("*.cu") if p.is_file())
+    if not files:
+        raise SystemExit(f"no .cu files under {folder}")
+    out: list[str] = []
+    while len(out) < lines:
+        for path in files:
+            out.extend(path.read_bytes().decode("utf-8", "surrogateescape").splitlines())
+            if len(out) >= lines:
+                break
+    return "\n".join(out[:lines]) + "\n"
 
 
 def child_run(args: list[str]) -> tuple[float, float]:
@@ -133,8 +154,10 @@ def child_usage(args: list[str]) -> tuple[float, float, float]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def process_rows(runs: int, perl: Path | None) -> list[tuple[str, str, str, str, str]]:
-    """(what, cpu ms, us/line, peak MB, note) for the one-line file and the scaling series."""
+def process_rows(runs: int, perl: Path | None, tests: Path | None = None,
+                 sizes: tuple[int, ...] = (1_000, 10_000, 50_000, 200_000)) -> list[tuple[str, str, str, str, str]]:
+    """(what, cpu ms, us/line, peak MB, note) for the one-line file and the scaling series; the note of a
+    hipify-perl row is its CPU divided by ours (how many times faster we are)."""
     tools = [("rocm_bridge", lambda f: [PYTHON, "-m", "rocm_bridge", "hipify", str(f)])]
     if perl is not None:
         # -quiet-warnings: without it hipify-perl checks every line against each of ~3,000 names it warns about
@@ -151,19 +174,27 @@ def process_rows(runs: int, perl: Path | None) -> list[tuple[str, str, str, str,
             floor = [child_usage(cmd) for _ in range(runs)]
             out.append((label, f"{statistics.median(x[1] for x in floor) * 1000:.0f}", "-",
                         f"{statistics.median(x[2] for x in floor):.0f}", "interpreter floor"))
+        ours = 0.0
         for name, cmd in tools:
             child_usage(cmd(one))  # warm caches (and build the index cache on a first run)
             samples = [child_usage(cmd(one)) for _ in range(runs)]
-            out.append((f"{name}: one-line file", f"{statistics.median(x[1] for x in samples) * 1000:.0f}", "-",
-                        f"{statistics.median(x[2] for x in samples):.0f}", "whole process"))
-        for lines in (1_000, 10_000, 50_000, 200_000):
+            cpu = statistics.median(x[1] for x in samples)
+            ours = ours or cpu
+            out.append((f"{name}: one-line file", f"{cpu * 1000:.0f}", "-",
+                        f"{statistics.median(x[2] for x in samples):.0f}",
+                        "whole process" if name == "rocm_bridge" else f"{cpu / ours:.2f}x ours"))
+        what = "lines of HIPIFY's tests" if tests else "lines"
+        for lines in sizes:
             path = Path(tmp) / f"n{lines}.cu"
-            path.write_text(big_source(lines))
+            path.write_bytes((hipify_tests_source(tests, lines) if tests else big_source(lines))
+                             .encode("utf-8", "surrogateescape"))
+            ours = 0.0
             for name, cmd in tools:
-                samples = [child_usage(cmd(path)) for _ in range(max(1, runs // 3))]
+                samples = [child_usage(cmd(path)) for _ in range(runs if lines <= 10_000 else max(1, runs // 3))]
                 cpu = statistics.median(x[1] for x in samples)
-                out.append((f"{name}: {lines} lines", f"{cpu * 1000:.0f}", f"{cpu / lines * 1e6:.1f}",
-                            f"{max(x[2] for x in samples):.0f}", ""))
+                ours = ours or cpu
+                out.append((f"{name}: {lines} {what}", f"{cpu * 1000:.0f}", f"{cpu / lines * 1e6:.1f}",
+                            f"{max(x[2] for x in samples):.0f}", "" if name == "rocm_bridge" else f"{cpu / ours:.2f}x ours"))
     return out
 
 
@@ -171,6 +202,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--hipify-perl", type=Path, help="HIPIFY's bin/hipify-perl, to print its rows beside ours")
+    ap.add_argument("--hipify-tests", type=Path, help="HIPIFY's tests/unit_tests: build the sized files from them")
+    ap.add_argument("--sizes", default="1000,10000,50000,200000", help="line counts of the scaling rows")
     ap.add_argument("--only-process", action="store_true", help="only section 4 (one-line, scaling, memory)")
     ap.add_argument("--python", default=sys.executable, help="interpreter for the child processes")
     args = ap.parse_args()
@@ -178,7 +211,7 @@ def main() -> int:
     PYTHON = args.python
     print(f"children run with {PYTHON}")
 
-    prow = process_rows(args.runs, args.hipify_perl)
+    prow = process_rows(args.runs, args.hipify_perl, args.hipify_tests, tuple(int(n) for n in args.sizes.split(",")))
     width = max(len(r[0]) for r in prow)
     print(f"{'whole process (issue 12)':<{width}}  {'cpu ms':>7}  {'us/line':>8}  {'peak MB':>8}  note")
     for name, cpu, per_line, peak, note in prow:

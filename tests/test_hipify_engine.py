@@ -346,3 +346,18 @@ def test_crlf_files_keep_their_line_endings():
     assert translate(src).output == "#include <hip/hip_runtime.h>\r\n__global__ void k();\r\nhipFree(p);\r\n"
     src = "__global__ void k();\r\n"
     assert translate(src).output == "#include <hip/hip_runtime.h>\r\n__global__ void k();\r\n"
+
+
+def test_every_lint_pattern_spells_a_needle_of_its_rule():
+    """lint() runs a pattern only when a needle it spells is in the text: a pattern without one would never run."""
+    from rocm_bridge.hipify import lint as lint_module
+
+    for rule, needles, patterns in lint_module._PATTERNS:
+        for pattern in patterns:
+            assert any(n in pattern for n in needles), (rule, pattern)
+    src = ("__global__ void k() { asm(\"nop\"); __asm__ volatile(\"nop\"); }\n"
+           "void h() { cudaFuncSetCacheConfig(k, c); hipDeviceSetSharedMemConfig(x); cudaMallocManaged(&p, 4);\n"
+           "  cudaMemAdvise(p, 4, a, d); }\n#if __CUDA_ARCH__ >= 700\n#endif\n")
+    rules = {(f.rule, f.line) for f in lint(src)}
+    assert {("inline_asm", 1), ("occupancy", 2), ("managed_memory", 2), ("managed_memory", 3),
+            ("cuda_arch", 4)} <= rules

@@ -49,7 +49,8 @@ def test_every_rule_names_a_call_the_table_knows_and_a_known_operation():
         assert name in names, name
         for rule in rules:
             assert rule.target in ("hip", "roc", "miopen")
-            assert all(op in ("wrap", "insert", "replace", "remove", "copy", "datatype", "declare", "declare_addr")
+            assert all(op in ("wrap", "insert", "replace", "remove", "copy", "datatype", "declare", "declare_addr",
+                              "field", "drop_null")
                        for op, _i, _v in rule.ops)
     assert pick("cudaLaunchKernel", "hip", 6) is not None and pick("cudaLaunchKernel", "roc", 6) is None
 

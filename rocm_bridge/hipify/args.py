@@ -16,6 +16,9 @@ FuncArgCasts, read at ROCm/HIPIFY f0621efc, 2026-12-01):
                                                    and name is declared, value-initialised (`bool hipify_use_mask =
                                                    {};`), on the lines before the call, and goes in as argument i
     ("declare_addr", i, "T hipify_x")              the same, passed by address (&hipify_x: an output argument)
+    ("field", i, "hipMemLocation.id")              argument i becomes (arg).id (a braced list: hipMemLocation{...}.id)
+    ("drop_null", i, "")                           argument i is dropped when it is a null pointer (nullptr, NULL,
+                                                   0); otherwise the rule is not applied and its note says why
 
 The declared variables follow HIPIFY's e_insert_new_argument (HipifyAction.cpp at 09c2ef1d, the version of its test
 cudnn_insert_new_arg.cu): each declaration goes at the start of the line where the call begins, with that line's
@@ -44,13 +47,21 @@ cuda_runtime_api.h defaults with hip_runtime_api.h):
   --use-hip-data-types). A literal constant is rewritten; a cudaDataType variable keeps the table's rocBLAS type,
   which rocSPARSE rejects.
 
+The rules for CUDA 12 / 13 signatures that HIP declares differently are data too: data/hipify_signature_rules.csv,
+written from the comparison tools/extract_hipify_signatures.py generates (data/hipify_signatures.csv); its
+`rewrite` rows become rules here, its `manual` rows rules without operations that only report their note
+(tests/test_hipify_signatures.py: every difference has a rule or a verdict).
+
 Constants a rule inserts that a ROCm release added later than the API itself are dated in the table below the
 rules' helpers (checked with the real compiler: tests/test_hipify_compile.py).
 """
 
 from __future__ import annotations
 
+import os
 import re
+
+from rocm_bridge.hipify.index import DATA_DIR
 
 _VOID_CAST = "reinterpret_cast<const void*>"
 _SIZE_T_CAST = "reinterpret_cast<size_t*>"
@@ -217,6 +228,44 @@ for _suffix, _ops in _TYPED.items():
     for _t in "SDCZ":
         RULES[f"cusparse{_t}{_suffix}"] = (Rule("roc", None, _ops),)
 
+SIGNATURE_RULES = os.path.join(DATA_DIR, "hipify_signature_rules.csv")
+
+
+def _signature_rules() -> None:
+    """Add the `rewrite` and `manual` rows of data/hipify_signature_rules.csv to RULES (target hip). Read with a
+    plain split (csv and its dialects cost more at start-up than the file): the ops and note columns hold no
+    comma; only the last column (the source) is quoted."""
+    with open(SIGNATURE_RULES, encoding="utf-8") as fh:
+        next(fh)
+        for line in fh:
+            name, arity, verdict, ops, note, _since, _source = line.split(",", 6)
+            if verdict not in ("rewrite", "manual"):
+                continue
+            parsed = []
+            for op in filter(None, ops.split(";")):
+                kind, i, value = (op.split(":", 2) + [""])[:3]
+                parsed.append((kind, int(i), value))
+            RULES[name] = (*RULES.get(name, ()), Rule("hip", int(arity) if arity else None, tuple(parsed), note))
+
+
+_signature_rules()
+
+
+def _intrinsic_casts() -> None:
+    """data/hipify_intrinsic_casts.csv (tools/probe_hipify_overloads.py, found by compiling): intrinsics CUDA declares
+    once and HIP overloads, so that an argument of another integer type is ambiguous in HIP; each argument is cast
+    to CUDA's parameter type, which is what CUDA's implicit conversion does (right whatever the argument's type)."""
+    with open(os.path.join(DATA_DIR, "hipify_intrinsic_casts.csv"), encoding="utf-8") as fh:
+        next(fh)
+        for line in fh:
+            name, params, _types, _source = line.split(",", 3)
+            types = params.split("|")
+            ops = tuple(("wrap", i, f"static_cast<{t}>") for i, t in enumerate(types))
+            RULES[name] = (*RULES.get(name, ()), Rule("hip", len(types), ops))
+
+
+_intrinsic_casts()
+
 _ALREADY_VOID_PP = re.compile(r"^(?:(?:reinterpret|static)_cast\s*<\s*void\s*\*\s*\*\s*>|\(\s*void\s*\*\s*\*\s*\))")
 _ALREADY_VOID = re.compile(r"^(?:reinterpret_cast\s*<|static_cast\s*<|\(\s*(?:const\s+)?void\s*(?:const\s*)?\*\s*\))")
 
@@ -235,6 +284,42 @@ def wraps_only(rule: Rule) -> bool:
 
 
 DECLARES = ("declare", "declare_addr")
+_NULL = frozenset(("nullptr", "NULL", "0", "0L", "0UL", "(void*)0", "(void *)0"))
+
+
+SKIP = Rule("hip", None, ())  # null_drops: the call is not the signature the rule is for; leave it, say nothing
+
+
+def _location(arg: str, text: str) -> bool:
+    """True when an argument is provably a cudaMemLocation (CUDA 13) and not CUDA 12's int device: a braced list,
+    an expression naming the type, or a name the file declares with it."""
+    arg = arg.strip()
+    if arg.startswith("{") or "MemLocation" in arg or "memLocation" in arg:
+        return True
+    if not re.fullmatch(r"[A-Za-z_]\w*", arg):
+        return False
+    return re.search(r"\b(?:cudaMemLocation|CUmemLocation|hipMemLocation)\s*(?:const\s*)?&?\s*" + arg + r"\b",
+                     text) is not None
+
+
+def null_drops(rule: Rule, args: list[str], text: str = "") -> Rule | None:
+    """The rule with its conditional operations resolved: drop_null made a plain removal, or None when one of
+    those arguments is not a null pointer constant (the argument carries information HIP's call has no place for:
+    the caller reports the rule's note); SKIP when a `field` argument is not provably a cudaMemLocation (code
+    written for CUDA 12, where the same position is an int device: nothing to rewrite)."""
+    if not any(op in ("drop_null", "field") for op, _i, _v in rule.ops):
+        return rule
+    if any(op == "field" and (i >= len(args) or not _location(args[i], text)) for op, i, _v in rule.ops):
+        return SKIP
+    ops = []
+    for op, i, value in rule.ops:
+        if op == "drop_null":
+            if i >= len(args) or args[i].strip() not in _NULL:
+                return None
+            op = "remove"
+        ops.append((op, i, value))
+    dropped = any(op == "drop_null" for op, _i, _v in rule.ops)
+    return Rule(rule.target, rule.arity, tuple(ops), "" if dropped else rule.note)
 
 
 def declare(rule: Rule, counters: dict[str, int]) -> tuple[Rule, list[str]]:
@@ -284,6 +369,10 @@ def rewrite(args: list[str], seps: list[str], rule: Rule) -> str:
                 replaced[i] = value
         elif op == "remove":
             removed.add(i)
+        elif op == "field" and i < n:
+            type_name, _, member = value.partition(".")
+            arg = replaced.get(i, args[i])
+            replaced[i] = f"{type_name}{arg}.{member}" if arg.startswith("{") else f"({arg}).{member}"
         elif op == "datatype" and i < n:
             arg = replaced.get(i, args[i])
             if arg.strip() in SPARSE_DATATYPES:

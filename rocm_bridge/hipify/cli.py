@@ -79,7 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--offload-arch", metavar="GFX", default="gfx90a",
                         help="AMD GPU target written into converted build files (tree mode; default gfx90a)")
     parser.add_argument("--rocm-version", metavar="X.Y", default="",
-                        help="warn about every HIP API added after this ROCm release (it will not compile there)")
+                        help="translate for this ROCm release (default: the newest the table knows): where it lacks an "
+                             "API and has an equivalent, write that (data/hipify_target_rules.csv); warn about every "
+                             "HIP API added after it")
+    parser.add_argument("--wavefront", action="store_true",
+                        help="rewrite the warp-32 idioms the lint can prove (32-lane shuffle reductions, threadIdx.x "
+                             "%% 32, 32-bit full masks) in terms of warpSize, right on 64- and 32-lane wavefronts")
     parser.add_argument("--lang", choices=("en", "zh"), help="language of the report (default: from LANG)")
     parser.add_argument("--version", "-version", action="store_true",
                         help="print the tool version and the HIPIFY revision of the mapping table")
@@ -130,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     from rocm_bridge.hipify.translator import Options
 
     opts = Options(roc=args.roc, miopen=args.miopen, experimental=args.experimental, kernel_syntax=args.kernel_syntax,
-                   skip_excluded=args.skip_excluded, defines=tuple(args.defines), amap=args.amap)
+                   skip_excluded=args.skip_excluded, defines=tuple(args.defines), amap=args.amap,
+                   rocm_version=args.rocm_version, wavefront=args.wavefront)
     inputs = args.inputs or ["-"]
     # os.path, not pathlib, on the one-file path: pathlib costs ~10 ms of a one-line run (bench/hipify_bench.py)
     if len(inputs) == 1 and inputs[0] != "-" and os.path.isdir(inputs[0]):

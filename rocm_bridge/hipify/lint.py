@@ -22,9 +22,9 @@ WARP_INTRINSICS = (
     r"|activemask|reduce_\w+_sync|syncwarp)\b"
 )
 FULL_MASK = r"0[xX][fF]{8}(?:[uU][lL]{0,2}|[lL]{1,2}[uU]?)?\b"
-MASK_NAME_DEF = (
-    r"(?:#[ \t]*define[ \t]+(\w+)[ \t]+\(?[ \t]*0[xX][fF]{8}\w*"
-    r"|(?:const|constexpr)\b[^;=\n]{0,120}?\b(\w+)[ \t]*=[ \t]*0[xX][fF]{8}\w*)"
+MASK_NAME_DEFS = (  # group 1: a name defined as the full 32-bit mask
+    r"#[ \t]*define[ \t]+(\w+)[ \t]+\(?[ \t]*0[xX][fF]{8}\w*",
+    r"const(?:expr)?\b[^;=\n]{0,120}?\b(\w+)[ \t]*=[ \t]*0[xX][fF]{8}\w*",
 )
 
 SEVERITY = {
@@ -39,19 +39,26 @@ SEVERITY = {
 }
 RULES = tuple(SEVERITY)
 
-_PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
-    ("inline_asm", ("asm",), (r"(?:__asm__|__asm|asm)[ \t]*(?:volatile\b|__volatile__\b)?[ \t]*\(")),
-    ("ballot_32bit", ("__popc",), (r"__popc[ \t]*\([ \t]*__ballot")),
-    ("warp_size_32", ("WARP",), (r"#[ \t]*define[ \t]+\w*WARP\w*[ \t]+\(?32\b")),
-    ("warp_size_32", ("__shfl",), (r"__shfl\w*\([^;\n]{0,240}?,[ \t]*32[ \t]*\)")),
-    ("launch_bounds", ("__launch_bounds__",), (r"__launch_bounds__[ \t]*\(")),
+# Each pattern is a tuple of alternatives that each start with a literal, so every search can skip to its first
+# characters (one alternation that starts with a group, (?:cuda|hip)..., scans character by character: the
+# managed-memory rule alone took 11 ms on 10,000 lines).
+_PATTERNS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
+    ("inline_asm", ("asm",), (r"__asm(?:__)?[ \t]*(?:volatile\b|__volatile__\b)?[ \t]*\(",
+                              r"asm[ \t]*(?:volatile\b|__volatile__\b)?[ \t]*\(")),
+    ("ballot_32bit", ("__popc",), (r"__popc[ \t]*\([ \t]*__ballot",)),
+    ("warp_size_32", ("WARP",), (r"#[ \t]*define[ \t]+\w*WARP\w*[ \t]+\(?32\b",)),
+    ("warp_size_32", ("__shfl",), (r"__shfl\w*\([^;\n]{0,240}?,[ \t]*32[ \t]*\)",)),
+    ("launch_bounds", ("__launch_bounds__",), (r"__launch_bounds__[ \t]*\(",)),
     ("cuda_arch", ("__CUDA_ARCH__", "CUDART_VERSION", "CUDA_VERSION"),
-     (r"(?:__CUDA_ARCH__|CUDART_VERSION|CUDA_VERSION)\b")),
+     (r"__CUDA_ARCH__\b", r"CUDART_VERSION\b", r"CUDA_VERSION\b")),
     ("occupancy", ("Occupancy", "CacheConfig", "SharedMemConfig"), (
-        r"(?:cudaOccupancy\w+|cuOccupancy\w+|hipOccupancy\w+|hipModuleOccupancy\w+"
-        r"|(?:cuda|hip)(?:Func|Device)Set(?:CacheConfig|SharedMemConfig))\b")),
+        r"cudaOccupancy\w+\b", r"cuOccupancy\w+\b", r"hipOccupancy\w+\b", r"hipModuleOccupancy\w+\b",
+        r"cudaFuncSetCacheConfig\b", r"cudaFuncSetSharedMemConfig\b", r"cudaDeviceSetCacheConfig\b",
+        r"cudaDeviceSetSharedMemConfig\b", r"hipFuncSetCacheConfig\b", r"hipFuncSetSharedMemConfig\b",
+        r"hipDeviceSetCacheConfig\b", r"hipDeviceSetSharedMemConfig\b")),
     ("managed_memory", ("anaged", "MemPrefetch", "MemAdvise"), (
-        r"(?:(?:cuda|hip)MallocManaged|__managed__|(?:cuda|hip)MemPrefetchAsync|(?:cuda|hip)MemAdvise)\b")),
+        r"cudaMallocManaged\b", r"hipMallocManaged\b", r"__managed__\b", r"cudaMemPrefetchAsync\b",
+        r"hipMemPrefetchAsync\b", r"cudaMemAdvise\b", r"hipMemAdvise\b")),
 ]
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
@@ -116,11 +123,11 @@ def lint(text: str, lexed: Lexed | None = None) -> list[Finding]:
 
     def add(rule: str, offset: int) -> None:
         key = (rule, lexed.line_of(offset))
-        if key not in hits:
+        if offset < hits.get(key, offset + 1):  # the first on the line
             hits[key] = offset
 
     if "0x" in masked or "0X" in masked:
-        mask_names = {m.group(1) or m.group(2): m.start() for m in _matches(MASK_NAME_DEF, masked)}
+        mask_names = {m.group(1): m.start() for pattern in MASK_NAME_DEFS for m in _matches(pattern, masked)}
         warp_intrinsics = re.compile(WARP_INTRINSICS)
         for m in _matches(FULL_MASK, masked):
             ls = masked.rfind("\n", 0, m.start()) + 1
@@ -135,10 +142,12 @@ def lint(text: str, lexed: Lexed | None = None) -> list[Finding]:
                 for name, off in mask_names.items():
                     if re.search(r"\b" + re.escape(name) + r"\b", statement):
                         add("lane_mask_32", off)
-    for rule, needles, pattern in _PATTERNS:
-        if any(n in masked for n in needles):
-            for m in _matches(pattern, masked):
-                add(rule, m.start())
+    for rule, needles, patterns in _PATTERNS:
+        present = [n for n in needles if n in masked]  # one substring scan per needle, none per pattern
+        for pattern in patterns:
+            if any(n in pattern for n in present):  # every pattern spells one of its rule's needles
+                for m in _matches(pattern, masked):
+                    add(rule, m.start())
     for rule, needles, anchor, before_src in _ANCHORED:
         if any(n in masked for n in needles):
             before = re.compile(before_src)

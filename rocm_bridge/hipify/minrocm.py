@@ -12,7 +12,7 @@ numbering; they do not raise the minimum above the FLOOR release.
 
 from __future__ import annotations
 
-from rocm_bridge.hipify.index import HIP_ADDED, active_map, fields
+from rocm_bridge.hipify.index import HIP, HIP_ADDED, active_map, fields
 from rocm_bridge.hipify.records import record
 from rocm_bridge.hipify.translator import CONVERTED, Result
 
@@ -76,7 +76,7 @@ def _header_requirements(result: Result) -> list[Requirement]:
         if change.reason != "mapped" or not change.hip_header:
             continue
         mapped = map_header(change.cuda_header, result.options.roc_groups)
-        if mapped is None or not mapped[1].hip_added:
+        if mapped is None or not mapped[1].hip_added or mapped[0] != change.hip_header:
             continue
         known = out.get(change.hip_header)
         if known is None:
@@ -92,6 +92,11 @@ def minimum_rocm(result: Result, target: str = "") -> MinimumRocm:
     table = active_map(result.options.roc, result.options.miopen)
     refs = result.references
     by_hip: dict[str, list] = {}  # HIP name -> [first reference, CUDA name, added, uses]
+    rewritten = {}
+    if result.target_rewrites:
+        from rocm_bridge.hipify.target import rules
+
+        rewritten = {r.cuda_name: rules()[r.cuda_name].replacement_added for r in result.target_rewrites}
     any_hip = False
     # one pass over the distinct (name, HIP name, status) records, not over every reference; they come in order
     # of first use, so the first record of a HIP name gives the CUDA name, version and line shown
@@ -101,6 +106,8 @@ def minimum_rocm(result: Result, target: str = "") -> MinimumRocm:
         any_hip = True
         rec = table.get(info.name)
         added = fields(rec)[HIP_ADDED] if rec is not None else ""
+        if rewritten and info.name in rewritten and rec is not None and info.hip_name != fields(rec)[HIP]:
+            added = rewritten[info.name]  # --rocm-version wrote the target's equivalent (rocm_bridge.hipify.target)
         if not added:
             continue
         entry = by_hip.get(info.hip_name)

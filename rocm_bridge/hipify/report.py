@@ -134,6 +134,13 @@ def warning_lines(result: Result, findings: list[Finding], name: str, lang: str)
     for launch in result.launches:
         if launch.reason:
             out.append((launch.line, launch.col, t(launch.reason, lang)))
+    for rw in result.target_rewrites:  # --rocm-version (rocm_bridge.hipify.target): every use of a rule
+        key = ("hipify.target.used" if rw.until else "hipify.target.helper") if rw.written else "hipify.target.left"
+        out.append((rw.line, rw.col, t(key, lang, name=rw.cuda_name, written=rw.written, until=rw.until,
+                                       target=result.options.rocm_version, why=t(rw.note, lang))))
+    for wr in result.wave_rewrites:  # --wavefront (rocm_bridge.hipify.wavefront)
+        out.append((wr.line, wr.col, t("hipify.wave.rewrite", lang, before=wr.before, after=wr.after,
+                                       why=t(f"hipify.wave.{wr.rule}", lang))))
     for f in findings:
         msg = said.get(("l", f.rule, f.severity))
         if msg is None:

@@ -195,6 +195,10 @@ class Result:
         self.notes: list[tuple[str, int, int]] = []  # (note key, line, col)
         self.lexed = None  # the input's scan (rocm_bridge.hipify.lexer.Lexed), reused by lint
         self.skipped: list[tuple[int, int]] = []  # spans left alone by skip_excluded
+        # --rocm-version: each use of a rule of data/hipify_target_rules.csv (rocm_bridge.hipify.target.TargetRewrite)
+        self.target_rewrites: list = []
+        self.wave_rewrites: list = []  # --wavefront: rocm_bridge.hipify.wavefront.WaveRewrite, line by line
+        self.helpers: list[str] = []  # sections of hipify_compat.h written into the output, in order
         self._counts: dict | None = None
 
     def __repr__(self) -> str:

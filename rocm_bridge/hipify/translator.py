@@ -22,10 +22,10 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from rocm_bridge.hipify import headers as hdr
-from rocm_bridge.hipify.args import DECLARES, RULES, declare, needs_wrap, pick, wraps_only
+from rocm_bridge.hipify.args import DECLARES, RULES, SKIP, Rule, declare, needs_wrap, null_drops, pick, wraps_only
 from rocm_bridge.hipify.edits import apply_edits, regroup
 from rocm_bridge.hipify.index import active_map, target_groups
-from rocm_bridge.hipify.lexer import Lexed, _trie_pattern, lex, split_include
+from rocm_bridge.hipify.lexer import Lexed, lex, split_include
 from rocm_bridge.hipify.records import record
 from rocm_bridge.hipify.result import (  # noqa: F401  (re-exported: the public names of the translator)
     CONVERTED,
@@ -44,6 +44,8 @@ from rocm_bridge.hipify.result import (  # noqa: F401  (re-exported: the public 
 OVERLOADS: dict[str, dict[int, str]] = {
     "cudaEventCreate": {1: "hipEventCreate", 2: "hipEventCreateWithFlags"},
     "cudaGraphInstantiate": {5: "hipGraphInstantiate", 3: "hipGraphInstantiateWithFlags"},
+    # CUDA 13's cuda.h: #define cuGraphInstantiate cuGraphInstantiateWithFlags (data/hipify_signature_rules.csv)
+    "cuGraphInstantiate": {5: "hipGraphInstantiate", 3: "hipGraphInstantiateWithFlags"},
 }
 
 # Zero-based index of the symbol argument that HIP wants wrapped in HIP_SYMBOL(...) (HIPIFY FuncArgCasts).
@@ -92,6 +94,15 @@ _NAMESPACE_BEFORE = r"\bnamespace\s*(?:=\s*)?$|\bnamespace\s+\w+\s*=\s*$"
 
 # names with context rewrites (overloads, HIP_SYMBOL, argument rules): never on translate's short path
 _CONTEXTUAL = frozenset(OVERLOADS.keys() | SYMBOL_ARGS.keys() | RULES.keys() | MIOPEN_ARGS.keys())
+_TARGET_NAMES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+                 "__all_sync", "__activemask", "__syncwarp", "cudaHostAlloc", "__nv_bfloat16", "__nv_bfloat162",
+                 "__match_any_sync", "__match_all_sync", "__bfloat162float", "__float2bfloat16")
+# CUDA's SIMD-in-a-word intrinsics, which no HIP has: a helper of hipify_compat.h for every target (rules with no
+# `until`)
+_HELPER_CALLS = frozenset(f"__{n}" for n in (
+    "vadd2", "vsub2", "vmaxs2", "vmins2", "vmaxu2", "vminu2", "vabsdiffu2", "vadd4", "vsub4", "vmaxs4", "vmins4",
+    "vmaxu4", "vminu4", "vabsdiffu4", "vabsdiffs4", "vavgu4", "vcmpeq4", "vcmpgtu4", "vcmpges4", "vsadu4"))
+# (the names of data/hipify_target_rules.csv but its header rule: tests/test_hipify_target.py keeps them equal)
 
 
 @record
@@ -103,6 +114,8 @@ class Options:
     skip_excluded: bool = False  # --skip-excluded-preprocessor-conditional-blocks (rocm_bridge.hipify.ppeval)
     defines: tuple[str, ...] = ()  # -D NAME[=VALUE], for skip_excluded
     amap: bool = False  # --amap: with skip_excluded, still rename the CUDA names in the skipped branches
+    rocm_version: str = ""  # --rocm-version: the target release ("" = the newest the table knows: no target rule)
+    wavefront: bool = False  # --wavefront: rewrite the provable warp-32 idioms for any wavefront size (wavefront.py)
 
     @property
     def roc_groups(self) -> tuple[str, ...]:
@@ -164,6 +177,7 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
     # what HIPIFY does through clang's AST (overloads, HIP_SYMBOL, argument rules) needs the branch compiled
     renamed_only = result.skipped if opts.skip_excluded and opts.amap else ()
     declared: dict[str, int] = {}  # new variables declared for argument rules, by base name (args.declare)
+    target_on = bool(opts.rocm_version)
     for start, name in zip(lexed.id_starts, lexed.id_names, strict=True):
         if name in shadowed and not re.compile(_TAG_BEFORE).search(lexed.masked, max(0, start - 16), start):
             continue  # the user's variable (an elaborated `enum cudaError` still names the type)
@@ -197,17 +211,24 @@ def _rename(lexed: Lexed, opts: Options, result: Result) -> tuple[list[tuple[int
         if f is None:
             f = parsed[name] = rec.split("\t")
         hip, exp = f[1], f[12]
-        same = name not in _CONTEXTUAL
+        same = name not in _CONTEXTUAL and not (target_on and name in _TARGET_NAMES)
         if blas_v1 and hip and f[3] == "blas" and f[5] == "function" and f"{name}_v2" in amap:
             hip = ""  # the handle-less legacy call: its HIP name takes a handle (HIPIFY: "only _v2 supported")
             result.notes.append(("hipify.tr.blas_v1", line, col))
             same = False  # a note at every occurrence
+        if name in _HELPER_CALLS:
+            hip = _helper_call(name, line, col, result)
+            same = True
         if hip and (not exp or opts.experimental):
             status = CONVERTED
             if same or (renamed_only and _inside(renamed_only, start)):
                 pass  # no context rewrite (none for this name, or a branch the preprocessor skips: --amap)
             else:
                 hip = _context_rewrites(lexed, name, end, hip, f, opts, edits, regroups, result, declared)
+                if target_on and name in _TARGET_NAMES:
+                    hip = _target_rewrite(lexed, name, start, end, hip, opts, edits, regroups, result, line, col)
+                    if not hip:
+                        status = UNSUPPORTED
         else:
             status = EXPERIMENTAL if hip else UNSUPPORTED
             hip = ""
@@ -261,6 +282,7 @@ _KEYWORDS = frozenset((
 ))
 _DECLARATOR_END = frozenset("=;,)[{:")
 _TAG_BEFORE = r"\b(?:enum|struct|union|class)\s+$"
+_FOLLOWS_DECLARATOR = re.compile(r"[ \t\r\n\\]*[=;,)\[{:]")
 
 
 def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> set[str]:
@@ -272,18 +294,16 @@ def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> s
     A declaration is a type-kind name that follows a type (an identifier that is not a keyword, '*', '&' or a
     template's '>') and is followed by '=', ';', ',', ')', '[', '{' or ':'. Candidates are found by one regex
     over the masked text, so a file with 50k references pays for the few that can be declarations."""
-    names = set(lexed.id_names)
-    types = [n for n in names if n in amap and amap[n].split("\t", 6)[5] == "type"]
+    types = {n for n in set(lexed.id_names) if n in amap and amap[n].split("\t", 6)[5] == "type"}
     if not types:
         return set()
     masked = lexed.masked
-    pattern = re.compile(_trie_pattern(sorted(types)) + r"(?=[ \t\r\n\\]*[=;,)\[{:])")
+    follows = _FOLLOWS_DECLARATOR.match
     out: set[str] = set()
-    for m in pattern.finditer(masked):
-        name = m.group()
-        q = m.start()
-        if name in out or (q and masked[q - 1] in _WORD_CHARS):
+    for start, name in zip(lexed.id_starts, lexed.id_names, strict=True):
+        if name not in types or name in out or follows(masked, start + len(name)) is None:
             continue
+        q = start
         while q > 0 and masked[q - 1] in " \t\r\n":
             q -= 1
         if q == 0:
@@ -301,8 +321,103 @@ def _declared_variables(lexed: Lexed, amap: dict[str, str], result: Result) -> s
         else:
             continue
         out.add(name)
-        result.notes.append(("hipify.tr.shadowed", *lexed.line_col(m.start())))
+        result.notes.append(("hipify.tr.shadowed", *lexed.line_col(start)))
     return out
+
+
+def _target_rewrite(lexed: Lexed, name: str, start: int, end: int, hip: str, opts: Options, edits: list,
+                    regroups: list, result: Result, line: int, col: int) -> str:
+    """--rocm-version: the rule of data/hipify_target_rules.csv for `name` when the target is older than the rule's
+    `until` (rocm_bridge.hipify.target). Returns the name to write ("" = left for a person); records the use."""
+    from rocm_bridge.hipify import target as tg
+
+    rule = tg.rule_for(name, opts.rocm_version)
+    if rule is None or rule.kind == "header":
+        return hip
+    written = rule.replacement
+    kind = rule.kind
+    if kind == "manual":
+        written = ""
+    elif kind == "rename":
+        args = call_args(lexed, end)
+        if args is not None:
+            edits.append((args[1] + 1, args[1] + 1, f" /* hipify: {name} -> {written} before ROCm {rule.until} */"))
+    else:
+        args = call_args(lexed, end)
+        if args is None:
+            written = ""  # not a call (a function pointer, a macro argument): left for a person
+        elif kind == "drop_mask":
+            spans, close = args
+            if not spans:
+                return hip
+            regroups.append((spans, Rule("hip", None, (("remove", 0, ""),))))
+            mask = lexed.text[spans[0][0]:spans[0][1]]
+            if tg.full_mask(mask, _full_mask_names(lexed)):
+                comment = f"/* hipify: {name} before ROCm {rule.until}; the mask named all lanes */"
+            else:
+                edits.append((start, start, f"(hipify_check_lanes({mask}), "))
+                edits.append((close + 1, close + 1, ")"))
+                _want_helper(result, "hipify_check_lanes")
+                comment = f"/* hipify: {name} before ROCm {rule.until}; its lanes are checked */"
+            edits.append((close + 1, close + 1, " " + comment))
+        elif kind == "call_text":
+            spans, close = args
+            if spans:
+                written = ""
+            else:
+                edits.append((end, close + 1, f" /* hipify: {name}() before ROCm {rule.until} */"))
+        elif kind == "helper":
+            _want_helper(result, written)
+            edits.append((args[1] + 1, args[1] + 1, f" /* hipify: {name} before ROCm {rule.until} */"))
+    result.target_rewrites.append(tg.TargetRewrite(line, col, name, written, rule.until, rule.note))
+    return written
+
+
+def _helper_call(name: str, line: int, col: int, result: Result) -> str:
+    """A CUDA intrinsic no HIP has, written as the helper of hipify_compat.h that the file then gets."""
+    from rocm_bridge.hipify import target as tg
+
+    rule = tg.rules()[name]
+    _want_helper(result, rule.replacement)
+    result.target_rewrites.append(tg.TargetRewrite(line, col, name, rule.replacement, rule.until, rule.note))
+    return rule.replacement
+
+
+def _want_helper(result: Result, section: str) -> None:
+    if section not in result.helpers:
+        result.helpers.append(section)
+
+
+def _full_mask_names(lexed: Lexed) -> set[str]:
+    """Names the file defines as the full 32-bit mask (#define FULL 0xffffffff, const unsigned FULL = ...)."""
+    if lexed._full_masks is None:
+        from rocm_bridge.hipify.lint import MASK_NAME_DEFS
+
+        masked = lexed.masked
+        lexed._full_masks = {m.group(1) for p in MASK_NAME_DEFS for m in re.finditer(p, masked)} \
+            if ("0x" in masked or "0X" in masked) else set()
+    return lexed._full_masks
+
+
+def _helper_edit(lexed: Lexed, result: Result) -> tuple[int, int, str]:
+    """The helpers of hipify_compat.h the file needs, written after its last top-level #include (else where
+    hip_runtime.h goes)."""
+    from rocm_bridge.hipify.target import helper_sections
+
+    sections = helper_sections()
+    body = ["// hipify: helpers for the target ROCm release (rocm_bridge/hipify/hipify_compat.h)"]
+    for name in result.helpers:
+        body.extend(sections[name].rstrip("\n").split("\n"))
+    pos = None
+    if lexed.includes:
+        cond = lexed.conditionals
+        top = [e for s, e in lexed.includes if cond.depth(s) == cond.base_depth]
+        if top:
+            nl = lexed.text.find("\n", top[-1])
+            pos = len(lexed.text) if nl == -1 else nl + 1
+    if pos is None:
+        pos = _after_guard(lexed)
+    return _insert_lines(lexed, pos, body)
 
 
 def _legacy_blas(lexed: Lexed) -> bool:
@@ -330,9 +445,16 @@ def _arg_rule(lexed: Lexed, name: str, end: int, target: str, edits: list, regro
     rule = pick(name, target, len(spans))
     if rule is None:
         return
-    if rule.note:
-        result.notes.append((rule.note, *lexed.line_col(end - len(name))))
     text = lexed.text
+    applied = null_drops(rule, [text[s:e] for s, e in spans], lexed.masked)
+    if applied is SKIP:
+        return
+    note = rule.note if applied is None else applied.note  # dropped null arguments need no note
+    if note:
+        result.notes.append((note, *lexed.line_col(end - len(name))))
+    if applied is None:
+        return  # an argument HIP's call has no place for carries a value: left for a person (the note says why)
+    rule = applied
     if any(op in DECLARES for op, _i, _v in rule.ops):  # new variables, declared before the call's line
         rule, decls = declare(rule, declared)
         edits.append(_insert_lines(lexed, text.rfind("\n", 0, end - len(name)) + 1, decls, indent=True))
@@ -418,6 +540,13 @@ def _includes(lexed: Lexed, opts: Options, result: Result, has_device: bool, has
             continue
         mapped_any = True
         new, _hm = mapped
+        if opts.rocm_version and path == "cuda_bf16.h":  # the one header rule of data/hipify_target_rules.csv
+            from rocm_bridge.hipify import target as tg
+
+            rule = tg.rule_for(path, opts.rocm_version)
+            if rule is not None:
+                new = rule.replacement
+                result.target_rewrites.append(tg.TargetRewrite(line, 1, path, new, rule.until, rule.note))
         if not new:
             edits.append((start, end, ""))
             result.headers.append(HeaderChange(line, path, "", "dropped"))
@@ -499,6 +628,16 @@ def translate(text: str, options: Options | None = None) -> Result:
     has_api_include = any(hdr.HIP_RUNTIME_API in text[s:e] or "cuda_runtime_api.h" in text[s:e]
                           for s, e in lexed.includes)
     edits += _includes(lexed, opts, result, has_device, has_api_include)
+    if opts.wavefront:
+        # a target older than 6.2 drops the _sync masks (data/hipify_target_rules.csv): nothing to widen there
+        from rocm_bridge.hipify.target import rule_for
+        from rocm_bridge.hipify.wavefront import rewrites
+
+        masks = rule_for("__shfl_sync", opts.rocm_version) is None
+        wave_edits, result.wave_rewrites = rewrites(lexed, result.skipped, masks=masks)
+        edits += wave_edits
+    if result.helpers:
+        edits.append(_helper_edit(lexed, result))
     if ("_H" in text or "CUSPARSEAPI" in text) and "#" in text:  # every guard macro but one ends in _H_ / _H__
         from rocm_bridge.hipify.preproc import guard_edits
 
