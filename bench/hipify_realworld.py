@@ -23,11 +23,7 @@ A failure is classified by its first error:
   c  a CUDA name or CUDA header left in the output
   d  anything else: likely a translator defect
 
---paired (issue 28): CORPUS_DIR holds programs that come with a hand-written HIP port, HeCBench's layout:
-`<name>-cuda/` (one .cu file) beside `<name>-hip/` (one source). The CUDA program is translated by the engine
-(`--rocm-version 5.2`, as an engineer targeting Debian's ROCm runs it) and by hipify-perl (`-quiet-warnings`);
-those and the person's port are compiled the same way, and the lines where the engine's output (5.2) differs from
-the person's are counted (difflib, whitespace-normalised; with --keep each diff is written beside the trees).
+Programs that come with a hand-written HIP port are measured by bench/hipify_ported.py (issue 28).
 """
 
 from __future__ import annotations
@@ -198,7 +194,6 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", type=Path, default=None, help="write the translated trees here (else a temp dir)")
     ap.add_argument("--json", type=Path, default=None, help="also write every result as JSON")
-    ap.add_argument("--paired", action="store_true", help="<name>-cuda / <name>-hip folders: compare with the person's port")
     args = ap.parse_args()
     hipcc = shutil.which("hipcc")
     if not hipcc:
@@ -207,8 +202,6 @@ def main() -> int:
     if args.perl and subprocess.run(["perl", "-c", args.perl], capture_output=True).returncode != 0:
         print(f"{args.perl}: perl -c fails; run without --hipify-perl", file=sys.stderr)
         return 2
-    if args.paired:
-        return run_paired(args, hipcc)
     projects = sorted(p for p in args.corpus.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
     work = args.keep or Path(tempfile.mkdtemp(prefix="hipify_rw_"))
     table = load_table()
@@ -241,86 +234,6 @@ def main() -> int:
         row[tool] = ("ok", "") if ok else classify(stderr, table)
         row[f"{tool}_errors"] = [m.group(0)[:300] for m in ERROR.finditer(stderr)][:30]
     print_table(rows, tools, seconds, compile_s, len(projects), work if args.keep else None)
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    if not args.keep:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
-
-
-def _source(folder: Path) -> str:
-    files = [f for f in sorted(os.listdir(folder)) if f.endswith((".cu", ".hip", ".cpp", ".cc", ".c"))]
-    if len(files) != 1:
-        raise SystemExit(f"{folder}: expected one source file, found {files}")
-    return files[0]
-
-
-def _norm_lines(text: str) -> list[str]:
-    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
-
-
-def run_paired(args, hipcc: str) -> int:
-    import difflib
-
-    names = sorted(p.name[:-5] for p in args.corpus.iterdir() if p.is_dir() and p.name.endswith("-cuda")
-                   and (args.corpus / f"{p.name[:-5]}-hip").is_dir())
-    work = args.keep or Path(tempfile.mkdtemp(prefix="hipify_pair_"))
-    table = load_table()
-    tools = ["ours-5.2"] + (["perl"] if args.perl else []) + ["person"]
-    rows, jobs = [], []
-    seconds = {t: 0.0 for t in tools}
-    for name in names:
-        cuda_dir, hip_dir = args.corpus / f"{name}-cuda", args.corpus / f"{name}-hip"
-        src = _source(cuda_dir)
-        row = {"project": name, "file": src, "libraries": libraries([cuda_dir / src])}
-        rows.append(row)
-        for tool in tools:
-            out = work / tool / name
-            if out.exists():
-                shutil.rmtree(out)
-            out.mkdir(parents=True)
-            t0 = time.perf_counter()
-            if tool == "person":
-                rel = _source(hip_dir)
-                shutil.copy(hip_dir / rel, out / rel)
-            else:
-                rel = src
-                if tool == "perl":
-                    # -quiet-warnings: the same output without its per-line warning loop (~29 ms a line)
-                    done = subprocess.run(["perl", args.perl, "-quiet-warnings", str(cuda_dir / src)],
-                                          capture_output=True, timeout=600)
-                    (out / src).write_bytes(done.stdout if done.returncode == 0 else (cuda_dir / src).read_bytes())
-                else:
-                    extra = ["--rocm-version", "5.2"] if tool == "ours-5.2" else []
-                    done = subprocess.run([sys.executable, "-m", "rocm_bridge", "hipify", *extra, "-o",
-                                           str(out / src), str(cuda_dir / src)], cwd=ROOT, capture_output=True,
-                                          text=True, timeout=600)
-                    if done.returncode != 0:
-                        raise SystemExit(f"hipify failed on {name}: {done.stderr[-2000:]}")
-            seconds[tool] += time.perf_counter() - t0
-            jobs.append((row, tool, out, rel, [out]))
-        ours = (work / "ours-5.2" / name / src).read_text(encoding="utf-8", errors="replace")
-        person = (work / "person" / name / _source(hip_dir)).read_text(encoding="utf-8", errors="replace")
-        diff = [d for d in difflib.unified_diff(_norm_lines(person), _norm_lines(ours), "person", "engine",
-                                                lineterm="", n=0) if d[:1] in "+-" and d[:3] not in ("+++", "---")]
-        row["diff_lines"] = len(diff)
-        if args.keep:
-            (work / f"{name}.diff").write_text("\n".join(diff) + "\n", encoding="utf-8")
-    t0 = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda j: compile_one(hipcc, j[2], j[3], j[4]), jobs))
-    compile_s = time.perf_counter() - t0
-    for (row, tool, *_), (ok, stderr) in zip(jobs, results, strict=True):
-        row[tool] = ("ok", "") if ok else classify(stderr, table)
-        row[f"{tool}_errors"] = [m.group(0)[:300] for m in ERROR.finditer(stderr)][:30]
-    print_table(rows, tools, seconds, compile_s, len(names), work if args.keep else None)
-    wins = [r["project"] for r in rows if r["person"][0] == "ok" and r["ours-5.2"][0] != "ok"]
-    beats = [r["project"] for r in rows if r["person"][0] != "ok" and r["ours-5.2"][0] == "ok"]
-    print(f"person compiles, ours-5.2 does not ({len(wins)}): {' '.join(wins)}")
-    print(f"ours-5.2 compiles, person does not ({len(beats)}): {' '.join(beats)}")
-    total = sum(r["diff_lines"] for r in rows)
-    print(f"lines where the engine's output (--rocm-version 5.2) differs from the person's port: {total} "
-          f"(median {sorted(r['diff_lines'] for r in rows)[len(rows) // 2]} per program)")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if not args.keep:
