@@ -123,20 +123,19 @@ __global__ void no_bounds(float* o) { o[threadIdx.x] = 1; }
 
 @needs_clang22
 def test_lds_model_matches_llvm22():
-    """The compiler's occupancy expression starts from its LDS / workgroup figure (InitOccupancy): the lab's
-    model (rocm_bridge.compile.occupancy, LLVM 22 branch) must give the same number for each LDS size."""
+    """Kernels that only LDS limits (a few VGPRs each): the compiler's own occupancy figure must equal the lab's LDS
+    model (rocm_bridge.compile.occupancy, LLVM 22 branch) wherever LDS is what binds, for each LDS size."""
     results = compile_batch(_LDS_KERNELS, ["gfx942", "gfx950", "gfx1100", "gfx1201"])
-    checked = 0
+    lds_bound = 0
     for t, r in results.items():
         assert r.ok, [d.message for d in r.diagnostics]
         model = target(t, "clang22")
-        init = {name: s["occ_init"] for name, s in resources.parse_symbols(r.asm).items() if "occ_init" in s}
         for k in r.kernels:
-            if k.name in init:  # the expression form: its InitOccupancy is the LDS / workgroup figure
-                assert waves_by_lds(model, k.wave, k.lds_bytes, k.max_block) == init[k.name], (t, k.display)
-                checked += 1
             assert k.occupancy["waves_per_simd"] == k.compiler_occupancy, (t, k.display)
-    assert checked >= 4 * 10
+            if "lds" in k.occupancy["binding"]:
+                assert waves_by_lds(model, k.wave, k.lds_bytes, k.max_block) == k.compiler_occupancy, (t, k.display)
+                lds_bound += 1
+    assert lds_bound >= 4 * 5  # most of the eleven LDS sizes bind on every target
     gfx950 = {k.display: k.occupancy["waves_per_simd"] for k in results["gfx950"].kernels}
     gfx942 = {k.display: k.occupancy["waves_per_simd"] for k in results["gfx942"].kernels}
     assert gfx950["k_32768_256"] > gfx942["k_32768_256"]  # 160 KiB of LDS on CDNA 4 holds more workgroups
