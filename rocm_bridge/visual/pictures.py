@@ -101,6 +101,17 @@ PICTURES: dict[str, Picture] = _index((
             ("ROCm Compute Profiler docs, Local data share (32 banks x 4 B, 128 B/clock): "
              "https://rocm.docs.amd.com/projects/rocprofiler-compute/en/latest/conceptual/local-data-share.html",),
             print_step=2),
+    # chapter 12 (rocm_bridge.hardware.memory_picture)
+    Picture("memory", "rocm_bridge.hardware.memory_picture:build", 7, "ch12", "pictures2.mem.title",
+            ("data/gpu_specs.csv (Instinct MI300X: XCDs, CUs per XCD, HBM3, bandwidth, 256 MiB Infinity Cache)",
+             "data/amdgpu_targets.csv (gfx940: VGPR file 512 KiB, LDS 64 KiB per CU)",
+             "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html (MI300X: L1 32 KiB per CU, "
+             "L2 4 MiB per XCD)",
+             "https://rocm.blogs.amd.com/software-tools-optimization/compute-memory-modes/README.html (SPX: "
+             "workgroups round-robin over the XCDs)",
+             "https://docs.modular.com/mojo/kernels/linalg/matmul/gpu/amd/pingpong_kernel/chiplet_transform_chunked "
+             "(chunked remap)"),
+            print_step=5),
 ))
 
 
