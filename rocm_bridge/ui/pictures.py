@@ -58,25 +58,28 @@ def _toggle_play(key: str, steps: int) -> None:
         st.session_state[key] = 1
 
 
+SLIDER_PX = 260  # the step slider's width; the row wraps it under the buttons where the column is narrower
+
+
 def _controls(spec: pictures.Picture, key: str) -> str:
     """The variant control and the step controls on one row (a picture's first screen is the picture); returns
-    the variant."""
+    the variant. The row is a wrapping flex row of content-wide controls, so a label is never cut to "B…" (in
+    presenter mode's larger type or in Chinese): a control that does not fit moves to the next line."""
     if spec.steps < 2:
         return _variant(spec)
     playing = st.session_state.get(key + "_play", False)
-    widths = [3.3, 1.8, 1.8, 1.8, 2.3] if spec.variants else [2, 2, 2, 5]
-    cols = st.columns(widths, vertical_alignment="center")
-    variant = _variant(spec, cols[0]) if spec.variants else ""
-    prev_c, play_c, next_c, slide_c = cols[-4:]
-    prev_c.button(tr("pictures.prev"), key=key + "_prev", on_click=_move, args=(key, -1, spec.steps),
-                  icon=":material/skip_previous:", use_container_width=True)
-    play_c.button(tr("pictures.pause" if playing else "pictures.play"), key=key + "_pp", on_click=_toggle_play,
-                  args=(key, spec.steps), icon=":material/pause:" if playing else ":material/play_arrow:",
-                  use_container_width=True)
-    next_c.button(tr("pictures.next"), key=key + "_next", on_click=_move, args=(key, 1, spec.steps),
-                  icon=":material/skip_next:", use_container_width=True)
-    slide_c.slider(tr("pictures.step"), 1, spec.steps, key=key, on_change=push_url, args=(key,),
-                   format=tr("pictures.step_format", n="%d", total=spec.steps), label_visibility="collapsed")
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=key + "_controls")
+    variant = _variant(spec, row) if spec.variants else ""
+    row.button(tr("pictures.prev"), key=key + "_prev", on_click=_move, args=(key, -1, spec.steps),
+               icon=":material/skip_previous:", width="content")
+    row.button(tr("pictures.pause" if playing else "pictures.play"), key=key + "_pp", on_click=_toggle_play,
+               args=(key, spec.steps), icon=":material/pause:" if playing else ":material/play_arrow:",
+               width="content")
+    row.button(tr("pictures.next"), key=key + "_next", on_click=_move, args=(key, 1, spec.steps),
+               icon=":material/skip_next:", width="content")
+    row.slider(tr("pictures.step"), 1, spec.steps, key=key, on_change=push_url, args=(key,),
+               format=tr("pictures.step_format", n="%d", total=spec.steps), label_visibility="collapsed",
+               width=SLIDER_PX)
     return variant
 
 

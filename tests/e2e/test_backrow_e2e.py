@@ -191,3 +191,56 @@ def _write_table() -> None:
         shots = " ".join(f"[{lang}]({pid}-{lang}.png)" for lang in i18n.LANGS)
         lines.append(f"| {pid} | {spec.page} | {spec.steps} | {sizes} | {shots} |")
     (DOCS / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# Every control of the picture: its button's own box and every element inside it (the label's <p>, the icon).
+_CONTROLS = """
+(sel) => {
+  const out = [];
+  for (const b of document.querySelectorAll(sel)) {
+    const r = b.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const cut = [b, ...b.querySelectorAll('*')].filter((el) => el.scrollWidth > el.clientWidth + 1
+      && getComputedStyle(el).overflowX !== 'visible' || el.scrollWidth > el.clientWidth + 1 && el.tagName === 'P');
+    out.push({text: b.innerText.trim(), cut: cut.map((el) => el.tagName + ':' + (el.innerText || '').trim()),
+              w: r.width});
+  }
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("pid", ["hero", "memory"])  # with a variant control and without one
+def test_picture_controls_read_in_full(app_server, browser, pid, lang):
+    """In presenter mode at 1280x720 no control of a picture shows a cut label ("B…" for Back): every element
+    of every button is as wide as its content, with the sidebar folded and open. Its own browser context: the
+    open sidebar must not follow the other tests."""
+    context = browser.new_context(viewport=PRESENTER)
+    try:
+        _controls_in_full(context.new_page(), app_server, pid, lang)
+    finally:
+        context.close()
+
+
+def _controls_in_full(pg, app_server: str, pid: str, lang: str) -> None:
+    pg.goto(_url(app_server, pid, lang))
+    wait_for_app(pg, 60_000)
+    pg.wait_for_selector(f".st-key-{step_key(pid)}_next button", timeout=60_000)
+    spec = pictures.PICTURES[pid]
+    sel = ", ".join([f".st-key-{step_key(pid)}_{k} button" for k in ("prev", "pp", "next")]
+                    + [f".st-key-{variant_key(spec)} button"] * bool(spec.variants))
+    got = pg.evaluate(_CONTROLS, sel)
+    assert len(got) == 3 + len(spec.variants), got
+    cut = [c for c in got if c["cut"]]
+    assert not cut, f"{pid} {lang}: truncated control labels: {cut}"
+    # presenter mode switched on from the sidebar keeps the sidebar open: a main column some 340 px narrower
+    pg.locator('[data-testid="stExpandSidebarButton"]').first.click()
+    pg.wait_for_function("() => { const s = document.querySelector('[data-testid=\"stSidebar\"]'); "
+                         "return s && s.getBoundingClientRect().width > 200; }", timeout=10_000)
+    pg.wait_for_timeout(600)  # the sidebar slides in
+    narrow = pg.evaluate(_CONTROLS, sel)
+    cut = [c for c in narrow if c["cut"]]
+    assert not cut, f"{pid} {lang}, sidebar open: truncated control labels: {cut}"
+    for key in ("pictures.prev", "pictures.play", "pictures.next"):  # the full label is the button's text
+        assert any(c["text"].splitlines()[-1].strip() == i18n.t(key, lang) for c in got), (key, got)
