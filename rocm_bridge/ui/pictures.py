@@ -4,6 +4,8 @@ frame; playing advances one step every PLAY_EVERY_S seconds inside a fragment (o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import streamlit as st
 
 from rocm_bridge.ui import lang, source_note, tr
@@ -83,8 +85,8 @@ def _controls(spec: pictures.Picture, key: str) -> str:
     return variant
 
 
-def _frame(spec: pictures.Picture, key: str, variant: str = "") -> None:
-    frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme(), variant)
+def _frame(spec: pictures.Picture, key: str, variant: str = "", context: tuple = ()) -> None:
+    frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme(), variant, context)
     if frame.svg is not None:
         with st.container(key=box_key(spec.id)):
             # st.html sanitizes with DOMPurify's HTML profile, which drops SVG; the document is built escaped
@@ -97,9 +99,16 @@ def _frame(spec: pictures.Picture, key: str, variant: str = "") -> None:
         st.caption(frame.caption)
 
 
-def render(picture: str, key_prefix: str = "", **_: object) -> None:
+def page_context(spec: pictures.Picture, extra: Mapping[str, str] | None = None) -> tuple[tuple[str, str], ...]:
+    """The page context the picture's builder gets: its row's provider's mapping, updated with `extra`."""
+    got = dict(pictures._resolve(spec.context)() or {}) if spec.context else {}
+    return pictures.context_key(got | dict(extra or {}))
+
+
+def render(picture: str, key_prefix: str = "", context: Mapping[str, str] | None = None, **_: object) -> None:
     """The picture with its controls. `key_prefix` is the page (kept for the widget interface; the step key is the
-    picture's own, so one picture has one step per session wherever it is shown)."""
+    picture's own, so one picture has one step per session wherever it is shown). `context` adds page context
+    to what the picture's provider gives (rocm_bridge.visual.pictures.Picture.context)."""
     spec = pictures.PICTURES[picture]
     key = step_key(picture)
     url_state(key, 1, int, range(1, spec.steps + 1))
@@ -118,7 +127,7 @@ def render(picture: str, key_prefix: str = "", **_: object) -> None:
             st.session_state[key] += 1
             push_url(key)
         variant = _controls(spec, key)
-        _frame(spec, key, variant)
+        _frame(spec, key, variant, page_context(spec, context))
         if spec.detail:
             pictures._resolve(spec.detail)(st.session_state[key] - 1, variant)
 
