@@ -76,8 +76,8 @@ LEFT_W = 300  # the one-CU panel
 COL_X0 = 340  # the XCD columns
 COL_GAP = 8
 HBM_Y, MALL_Y, BAR_H = 16, 92, 56
-L2_Y, L2_H = 172, 60
-CU_Y = 268
+L2_Y, L2_H = 172, 66
+CU_Y = 274
 CELL_H = 27
 GROUP_COLOURS = partitions._GPU_COLOURS
 
@@ -92,7 +92,7 @@ def _box(p: s.Svg, x: float, y: float, w: float, h: float, on: bool, lines: list
     p.rect(x, y, w, h, fill=fill, stroke=pal.ink if on else pal.line, rx=8)
     if on:
         p.rect(x - 4, y - 4, w + 8, h + 8, fill="none", stroke=pal.ink, rx=10)
-    gap = 26
+    gap = 30
     top = y + h / 2 - (len(lines) - 1) * gap / 2 + 7
     for i, line in enumerate(lines):
         text, size = s.fitted(line, 20, w - 12)
