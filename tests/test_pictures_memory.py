@@ -1,5 +1,6 @@
-"""Chapter 12's memory picture (rocm_bridge.hardware.memory_picture): its dispatch model, its numbers against the
-chapter's table, and its frames (the generic readability checks are in tests/test_pictures.py)."""
+"""Chapter 12's pictures: the memory picture (rocm_bridge.hardware.memory_picture), its dispatch model and its
+numbers against the chapter's table; the EXEC-mask picture (rocm_bridge.wavefront.exec_picture), its masks. The
+generic readability checks are in tests/test_pictures.py."""
 
 from __future__ import annotations
 
@@ -63,3 +64,31 @@ def test_frames_tell_the_steps(lang):
         texts = _texts(pictures.frame("memory", step, lang).svg)
         assert not any("…" in t for t in texts), (step, [t for t in texts if "…" in t])  # nothing clipped
     assert "64" in pictures.frame("memory", 5, lang).caption and "8" in pictures.frame("memory", 6, lang).caption
+
+
+# --- the EXEC mask through a wave64 if / else (rocm_bridge.wavefront.exec_picture) ---------------------------
+
+
+def test_exec_masks_split_a_wave64_and_not_a_warp():
+    from rocm_bridge.wavefront import exec_picture as ex
+
+    m = ex.exec_masks()
+    assert m["then"] == 0x00000000FFFFFFFF and m["else"] == 0xFFFFFFFF00000000
+    assert m["then"] | m["else"] == m["all"] == m["join"] == (1 << 64) - 1 and m["then"] & m["else"] == 0
+    assert ex.passes(32) == 1 and ex.passes(64) == 2  # a warp runs one side, the wavefront both
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_exec_frames_light_the_lanes_of_the_mask(lang):
+    from rocm_bridge.wavefront import exec_picture as ex
+
+    for name in ("then", "else"):
+        doc = pictures.frame("exec_mask", ex.STEPS.index(name), lang).svg
+        assert f"0x{ex.exec_masks()[name]:016x}" in doc
+        root = ET.fromstring(doc)
+        cells = [r for r in root.iter(NS + "rect") if r.find(NS + "title") is not None]
+        dark = {int(r.find(NS + "title").text.split()[-1]) for r in cells if r.attrib.get("fill-opacity")}
+        assert dark == (set(range(32, 64)) if name == "then" else set(range(32)))
+    for lang_ in ("en", "zh"):
+        text = (ROOT / "content" / lang_ / "ch12.md").read_text(encoding="utf-8")
+        assert "::: widget picture:exec_mask" in text and text.index("picture:memory") < text.index("picture:exec_mask")

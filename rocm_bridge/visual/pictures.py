@@ -118,6 +118,11 @@ PICTURES: dict[str, Picture] = _index((
              "https://docs.modular.com/mojo/kernels/linalg/matmul/gpu/amd/pingpong_kernel/chiplet_transform_chunked "
              "(chunked remap)"),
             print_step=5),
+    Picture("exec_mask", "rocm_bridge.wavefront.exec_picture:build", 5, "ch12", "pictures2.exec.title",
+            ("content/en/ch12.md (EXEC: s_and_saveexec_b64 ... s_or_b64 exec; s_cbranch_execz)",
+             "AMD Instinct MI300 (CDNA3) ISA reference guide: EXEC mask, s_and_saveexec_b64, s_cbranch_execz",
+             "https://llvm.org/docs/AMDGPUUsage.html"),
+            print_step=2),
 ))
 
 
