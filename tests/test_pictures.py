@@ -70,3 +70,23 @@ def test_print_item_prints_the_chosen_step_light():
     for pid, spec in pictures.PICTURES.items():
         item = pictures.print_item(pid, "en")
         assert item.sources == spec.sources
+
+
+def test_page_context_reaches_the_builder_and_keys_the_cache():
+    import json
+
+    from rocm_bridge.hardware import picture as roof
+    from rocm_bridge.hardware.measured import HostMeasurement
+
+    m = HostMeasurement("Radeon Test GPU", "AMD", "torch", "2.5", "2026-12-01T00:00:00", matmul_tflops={"fp16": 50.0},
+                        d2d_gbs=2000.0)
+    last = roof.STEPS.index("you")
+    mine = pictures.frame("roofline", last, "en", "light", "", pictures.context_key({roof.MEASURED: json.dumps(m.to_dict())}))
+    assert "your Radeon Test GPU: 50 TFLOP/s, ridge 25 FLOP/B" in mine.svg
+    plain = pictures.frame("roofline", last, "en")  # a handout, or a visitor without a measurement
+    assert "Radeon Test GPU" not in plain.svg and "recorded" in plain.svg
+    broken = pictures.frame("roofline", last, "en", "light", "", pictures.context_key({roof.MEASURED: "{not json"}))
+    assert broken.svg == plain.svg  # unreadable context: the recorded point, no traceback
+    assert pictures.context_key({"b": "2", "a": "1", "n": 3}) == (("a", "1"), ("b", "2"))  # strings only, in order
+    # a picture without a context provider ignores any context
+    assert pictures.frame("memory", 0, "en", "light", "", (("x", "y"),)).svg == pictures.frame("memory", 0, "en").svg

@@ -5,6 +5,7 @@ with the app). Drawn as SVG on log-log axes so every label stays >= 18 px (rocm_
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rocm_bridge import hardware as hw
@@ -144,7 +145,24 @@ def _swatch(colour: str):
     return draw
 
 
-def roofline(step: int, lang: str, theme: str = "light") -> Frame:
-    """The registry's builder: the last step shows the recorded point (a page with the live lab's result calls
-    roofline_frame with it)."""
-    return roofline_frame(step, lang, theme)
+MEASURED = "measured"  # the page-context key of the visitor's own measurement (HostMeasurement.to_dict as JSON)
+
+
+def measurement_from(context: Mapping[str, str] | None) -> HostMeasurement | None:
+    """The visitor's measurement in a page context, or None (absent, unreadable, or without an FP16 point)."""
+    import json
+
+    raw = (context or {}).get(MEASURED)
+    if not raw:
+        return None
+    try:
+        m = HostMeasurement.from_dict(json.loads(raw))
+    except (ValueError, TypeError, KeyError):
+        return None
+    return m if hw.host_point(m, PRECISION) is not None else None
+
+
+def roofline(step: int, lang: str, theme: str = "light", context: Mapping[str, str] | None = None) -> Frame:
+    """The registry's builder: the last step shows the visitor's point when the page context carries the live
+    lab's measurement (rocm_bridge.ui.roofline_picture.context), else the recorded one (handouts too)."""
+    return roofline_frame(step, lang, theme, measurement=measurement_from(context))

@@ -4,6 +4,8 @@ frame; playing advances one step every PLAY_EVERY_S seconds inside a fragment (o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import streamlit as st
 
 from rocm_bridge.ui import lang, source_note, tr
@@ -58,30 +60,33 @@ def _toggle_play(key: str, steps: int) -> None:
         st.session_state[key] = 1
 
 
+SLIDER_PX = 260  # the step slider's width; the row wraps it under the buttons where the column is narrower
+
+
 def _controls(spec: pictures.Picture, key: str) -> str:
     """The variant control and the step controls on one row (a picture's first screen is the picture); returns
-    the variant."""
+    the variant. The row is a wrapping flex row of content-wide controls, so a label is never cut to "B…" (in
+    presenter mode's larger type or in Chinese): a control that does not fit moves to the next line."""
     if spec.steps < 2:
         return _variant(spec)
     playing = st.session_state.get(key + "_play", False)
-    widths = [3.3, 1.8, 1.8, 1.8, 2.3] if spec.variants else [2, 2, 2, 5]
-    cols = st.columns(widths, vertical_alignment="center")
-    variant = _variant(spec, cols[0]) if spec.variants else ""
-    prev_c, play_c, next_c, slide_c = cols[-4:]
-    prev_c.button(tr("pictures.prev"), key=key + "_prev", on_click=_move, args=(key, -1, spec.steps),
-                  icon=":material/skip_previous:", use_container_width=True)
-    play_c.button(tr("pictures.pause" if playing else "pictures.play"), key=key + "_pp", on_click=_toggle_play,
-                  args=(key, spec.steps), icon=":material/pause:" if playing else ":material/play_arrow:",
-                  use_container_width=True)
-    next_c.button(tr("pictures.next"), key=key + "_next", on_click=_move, args=(key, 1, spec.steps),
-                  icon=":material/skip_next:", use_container_width=True)
-    slide_c.slider(tr("pictures.step"), 1, spec.steps, key=key, on_change=push_url, args=(key,),
-                   format=tr("pictures.step_format", n="%d", total=spec.steps), label_visibility="collapsed")
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=key + "_controls")
+    variant = _variant(spec, row) if spec.variants else ""
+    row.button(tr("pictures.prev"), key=key + "_prev", on_click=_move, args=(key, -1, spec.steps),
+               icon=":material/skip_previous:", width="content")
+    row.button(tr("pictures.pause" if playing else "pictures.play"), key=key + "_pp", on_click=_toggle_play,
+               args=(key, spec.steps), icon=":material/pause:" if playing else ":material/play_arrow:",
+               width="content")
+    row.button(tr("pictures.next"), key=key + "_next", on_click=_move, args=(key, 1, spec.steps),
+               icon=":material/skip_next:", width="content")
+    row.slider(tr("pictures.step"), 1, spec.steps, key=key, on_change=push_url, args=(key,),
+               format=tr("pictures.step_format", n="%d", total=spec.steps), label_visibility="collapsed",
+               width=SLIDER_PX)
     return variant
 
 
-def _frame(spec: pictures.Picture, key: str, variant: str = "") -> None:
-    frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme(), variant)
+def _frame(spec: pictures.Picture, key: str, variant: str = "", context: tuple = ()) -> None:
+    frame = pictures.frame(spec.id, st.session_state[key] - 1, lang(), chart_theme(), variant, context)
     if frame.svg is not None:
         with st.container(key=box_key(spec.id)):
             # st.html sanitizes with DOMPurify's HTML profile, which drops SVG; the document is built escaped
@@ -94,9 +99,16 @@ def _frame(spec: pictures.Picture, key: str, variant: str = "") -> None:
         st.caption(frame.caption)
 
 
-def render(picture: str, key_prefix: str = "", **_: object) -> None:
+def page_context(spec: pictures.Picture, extra: Mapping[str, str] | None = None) -> tuple[tuple[str, str], ...]:
+    """The page context the picture's builder gets: its row's provider's mapping, updated with `extra`."""
+    got = dict(pictures._resolve(spec.context)() or {}) if spec.context else {}
+    return pictures.context_key(got | dict(extra or {}))
+
+
+def render(picture: str, key_prefix: str = "", context: Mapping[str, str] | None = None, **_: object) -> None:
     """The picture with its controls. `key_prefix` is the page (kept for the widget interface; the step key is the
-    picture's own, so one picture has one step per session wherever it is shown)."""
+    picture's own, so one picture has one step per session wherever it is shown). `context` adds page context
+    to what the picture's provider gives (rocm_bridge.visual.pictures.Picture.context)."""
     spec = pictures.PICTURES[picture]
     key = step_key(picture)
     url_state(key, 1, int, range(1, spec.steps + 1))
@@ -115,7 +127,7 @@ def render(picture: str, key_prefix: str = "", **_: object) -> None:
             st.session_state[key] += 1
             push_url(key)
         variant = _controls(spec, key)
-        _frame(spec, key, variant)
+        _frame(spec, key, variant, page_context(spec, context))
         if spec.detail:
             pictures._resolve(spec.detail)(st.session_state[key] - 1, variant)
 

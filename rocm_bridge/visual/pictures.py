@@ -3,7 +3,7 @@
 A picture explains one mechanism in a few steps (a frame per step). Its builder is headless and lives beside the
 data it draws (rocm_bridge.stack.figure, rocm_bridge.formulas.figures, ...); this module only names it, as
 "module:function" text, so importing the registry loads no builder and no Plotly. A builder is called as
-`build(step, lang, theme) -> Frame` with 0 <= step < steps; a frame is an SVG document (rocm_bridge.visual.svg) or
+`build(step, lang, theme) -> Frame` (plus the variant and the page context where its row asks for them) with 0 <= step < steps; a frame is an SVG document (rocm_bridge.visual.svg) or
 a Plotly figure in the house layout, plus one sentence saying what the step shows.
 
 Tour steps are data (as in Polo Club's explainers): the step sentences come from the builder, the controls
@@ -12,6 +12,7 @@ Tour steps are data (as in Polo Club's explainers): the step sentences come from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -44,6 +45,11 @@ class Picture:
     # Optional: a UI renderer "module:function" drawn below the picture, called with (step, variant) (0-based step):
     # the click-for-detail part of "overview first" (the hero opens a layer group's detail there).
     detail: str = ""
+    # Optional: a UI provider "module:function" of page context, called with no arguments where the picture is
+    # drawn: a mapping of strings (JSON for structured values) such as the visitor's own measurement. The builder
+    # is then called with `context=` that mapping ({} in a handout or when the provider has nothing); the context
+    # is part of the frame cache key.
+    context: str = ""
 
 
 def _index(pictures: tuple[Picture, ...]) -> dict[str, Picture]:
@@ -89,7 +95,7 @@ PICTURES: dict[str, Picture] = _index((
     # chapter 7 and /hardware (rocm_bridge.hardware.picture)
     Picture("roofline", "rocm_bridge.hardware.picture:roofline", 4, "ch7", "pictures_mech.roof.title",
             ("data/gpu_specs.csv (Instinct MI250, A100 80GB SXM4); data/recorded (live lab, recorded)",),
-            print_step=2),
+            print_step=2, context="rocm_bridge.ui.roofline_picture:context"),
     # chapter 9 (rocm_bridge.wavefront.pictures)
     Picture("wavefront", "rocm_bridge.wavefront.pictures:wavefront", 5, "ch9", "pictures_mech.wave.title",
             ("HIP docs, Warp cross-lane functions (warpSize, __ballot 64-bit): "
@@ -101,6 +107,22 @@ PICTURES: dict[str, Picture] = _index((
             ("ROCm Compute Profiler docs, Local data share (32 banks x 4 B, 128 B/clock): "
              "https://rocm.docs.amd.com/projects/rocprofiler-compute/en/latest/conceptual/local-data-share.html",),
             print_step=2),
+    # chapter 12 (rocm_bridge.hardware.memory_picture)
+    Picture("memory", "rocm_bridge.hardware.memory_picture:build", 7, "ch12", "pictures2.mem.title",
+            ("data/gpu_specs.csv (Instinct MI300X: XCDs, CUs per XCD, HBM3, bandwidth, 256 MiB Infinity Cache)",
+             "data/amdgpu_targets.csv (gfx940: VGPR file 512 KiB, LDS 64 KiB per CU)",
+             "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html (MI300X: L1 32 KiB per CU, "
+             "L2 4 MiB per XCD)",
+             "https://rocm.blogs.amd.com/software-tools-optimization/compute-memory-modes/README.html (SPX: "
+             "workgroups round-robin over the XCDs)",
+             "https://docs.modular.com/mojo/kernels/linalg/matmul/gpu/amd/pingpong_kernel/chiplet_transform_chunked "
+             "(chunked remap)"),
+            print_step=5),
+    Picture("exec_mask", "rocm_bridge.wavefront.exec_picture:build", 5, "ch12", "pictures2.exec.title",
+            ("content/en/ch12.md (EXEC: s_and_saveexec_b64 ... s_or_b64 exec; s_cbranch_execz)",
+             "AMD Instinct MI300 (CDNA3) ISA reference guide: EXEC mask, s_and_saveexec_b64, s_cbranch_execz",
+             "https://llvm.org/docs/AMDGPUUsage.html"),
+            print_step=2),
 ))
 
 
@@ -111,16 +133,25 @@ def _resolve(ref: str) -> Any:
     return getattr(importlib.import_module(module), func)
 
 
+def context_key(context: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """A page context as frame() takes it: hashable, in a fixed order; only string values are kept."""
+    return tuple(sorted((str(k), v) for k, v in (context or {}).items() if isinstance(v, str)))
+
+
 @lru_cache(maxsize=512)
-def frame(picture_id: str, step: int, lang: str, theme: str = "light", variant: str = "") -> Frame:
-    """The frame of `picture_id` at `step` (clamped to the picture's steps), cached per language, theme and variant
-    (an unknown or empty variant is the first one; pictures without variants ignore it)."""
+def frame(picture_id: str, step: int, lang: str, theme: str = "light", variant: str = "",
+          context: tuple[tuple[str, str], ...] = ()) -> Frame:
+    """The frame of `picture_id` at `step` (clamped to the picture's steps), cached per language, theme, variant
+    and page context (an unknown or empty variant is the first one; pictures without variants ignore it, and
+    pictures without a context provider ignore the context)."""
     spec = PICTURES[picture_id]
     step = min(max(step, 0), spec.steps - 1)
+    kwargs = {"context": dict(context)} if spec.context else {}
     if spec.variants:
-        out = _resolve(spec.build)(step, lang, theme, variant if variant in spec.variants else spec.variants[0])
+        out = _resolve(spec.build)(step, lang, theme, variant if variant in spec.variants else spec.variants[0],
+                                   **kwargs)
     else:
-        out = _resolve(spec.build)(step, lang, theme)
+        out = _resolve(spec.build)(step, lang, theme, **kwargs)
     if (out.svg is None) == (out.figure is None):
         raise ValueError(f"picture {picture_id!r} step {step}: a frame is an SVG or a figure")
     return out

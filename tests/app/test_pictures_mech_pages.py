@@ -54,13 +54,17 @@ def test_coverage_page_shows_the_picture(app_test):
     assert any(_label("coverage", "en") in s for s in _svgs(at))
 
 
-def test_hardware_page_adds_the_visitors_point(app_test):
-    at = app_test("views/hardware.py")
+@pytest.mark.parametrize("page", ["views/hardware.py", "views/ch7_scenarios.py"])
+def test_roofline_shows_the_visitors_point_on_every_page(app_test, page):
+    """The picture's page context (rocm_bridge.ui.roofline_picture.context) carries the live lab's measurement
+    into its last step, on /hardware and in chapter 7 alike; without one the step shows the recorded point."""
+    at = app_test(page, roofline_step="4")
     assert not at.exception
-    assert sum(_label("roofline", "en") in s for s in _svgs(at)) == 1  # the tour only
+    roof = [s for s in _svgs(at) if _label("roofline", "en") in s]
+    assert len(roof) == 1 and "recorded" in roof[0] and "your Radeon Test GPU" not in roof[0]
     at.session_state[SESSION_KEY] = HostMeasurement("Radeon Test GPU", "AMD", "torch", "2.5", "2026-12-01T00:00:00",
                                                     matmul_tflops={"fp16": 100.0}, d2d_gbs=1000.0)
     at.run()
     assert not at.exception
-    mine = [s for s in _svgs(at) if "your Radeon Test GPU" in s]
-    assert len(mine) == 1 and _label("roofline", "en") in mine[0]
+    roof = [s for s in _svgs(at) if _label("roofline", "en") in s]
+    assert len(roof) == 1 and "your Radeon Test GPU" in roof[0]  # one picture, its last step the visitor's
