@@ -45,6 +45,11 @@ QUERY_KEYS: tuple[str, ...] = (
 # full matches repeated (most matches). A new signature without a sample here fails test_every_signature_has_a
 # worst_case_sample.
 LOG_SAMPLES: dict[str, str] = {
+    "lockdown_unsigned_module": "Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7",
+    "module_key_rejected": "modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service",
+    "module_verification_failed": "amdgpu: module verification failed: signature and/or required key missing - tainting kernel",
+    "hip_invalid_device_function": "RuntimeError: HIP error: invalid device function",
+    "rootless_nogroup": 'ollama is not member of "nogroup" group',
     "unsupported_gfx": "Ignoring visible gpu device (device: 0, name: RX 6700) with AMDGPU version : gfx1031",
     "no_binary_for_gpu": "hipErrorNoBinaryForGpu: Unable to find code object for all current devices",
     "shared_object_init": "hipErrorSharedObjectInitFailed: shared object initialization failed",

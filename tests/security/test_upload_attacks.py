@@ -125,8 +125,9 @@ def test_result_cache_is_bounded_in_bytes():
     assert cache.bytes <= 10_000 and cache.get("49") is not None and cache.get("0") is None
     cache.put("big", b"x" * 20_000)  # larger than the whole cache: not kept
     assert cache.get("big") is None
-    model = upload.traced_upload(bombs.saved_model_small(), "small.zip")
-    assert upload.traced_upload(bombs.saved_model_small(), "small.zip") is model  # a hit, not a copy
+    data = bombs.saved_model_small()  # built once: a zip made again seconds later carries another timestamp
+    model = upload.traced_upload(data, "small.zip")
+    assert upload.traced_upload(data, "small.zip") is model  # a hit, not a copy
 
 
 def _mutations(data: bytes, rng: random.Random, n: int) -> list[bytes]:
