@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rocm_bridge.compile import clang22, examples, resources, toolchain
+from rocm_bridge.compile import clang22, examples, toolchain
 from rocm_bridge.compile.api import compile_hip, width_bits
 from rocm_bridge.compile.engine import compile_batch, compile_code
 from rocm_bridge.compile.occupancy import waves_by_lds
