@@ -288,6 +288,21 @@ def precheck_keras(data: bytes, name: str) -> int:
     return check_declared_weights(_safe_keras_config(data, name), name)
 
 
+def run_worker(module: str, data: bytes, env: dict[str, str], timeout_s: int, name: str) -> dict:
+    """Run rocm_bridge.coverage.<module> as a child on `data` (stdin) and return its JSON answer; a child killed by
+    one of its own limits before it could answer reads as {"ok": false, "reason": "memory" | "failed"}."""
+    try:
+        proc = subprocess.run([sys.executable, "-m", f"rocm_bridge.coverage.{module}"], input=data,
+                              capture_output=True, timeout=timeout_s, env=env,
+                              cwd=str(Path(__file__).resolve().parent.parent.parent))
+    except subprocess.TimeoutExpired:
+        raise TimedOut(what=name, seconds=timeout_s) from None
+    try:
+        return json.loads(proc.stdout)
+    except ValueError:
+        return {"ok": False, "reason": "memory" if proc.returncode < 0 else "failed"}
+
+
 def trace_keras_child(data: bytes, name: str, phases: tuple[str, ...]):
     """Load and trace a .keras file in keras_worker.py, a child process with KERAS_WORKER_MEMORY of address
     space, KERAS_WORKER_CPU_S of CPU and one thread; the server never builds a visitor's model itself."""
@@ -299,16 +314,7 @@ def trace_keras_child(data: bytes, name: str, phases: tuple[str, ...]):
         phases = tuple(p for p in phases if p != TRAINING)
     env = {**os.environ, **THREAD_ENV, MEMORY_ENV: str(KERAS_WORKER_MEMORY), CPU_ENV: str(KERAS_WORKER_CPU_S),
            NAME_ENV: name, PHASES_ENV: ",".join(phases)}
-    try:
-        proc = subprocess.run([sys.executable, "-m", "rocm_bridge.coverage.keras_worker"], input=data,
-                              capture_output=True, timeout=KERAS_WORKER_TIMEOUT_S, env=env,
-                              cwd=str(Path(__file__).resolve().parent.parent.parent))
-    except subprocess.TimeoutExpired:
-        raise TimedOut(what=name, seconds=KERAS_WORKER_TIMEOUT_S) from None
-    try:
-        result = json.loads(proc.stdout)
-    except ValueError:  # killed by a limit before it could answer
-        result = {"ok": False, "reason": "memory" if proc.returncode < 0 else "failed"}
+    result = run_worker("keras_worker", data, env, KERAS_WORKER_TIMEOUT_S, name)
     if result.get("ok"):
         return TracedModel(name, tuple(nodes_from_records(result["records"])), tuple(result["phases"]),
                            n_params=int(result["n_params"]), tf_version=result["tf_version"],
@@ -439,16 +445,7 @@ def parse_graph(pb: bytes, name: str) -> list[tuple[str, list, int]]:
     env = dict(os.environ)
     env.update({"RB_GRAPH_MEMORY": str(GRAPH_WORKER_MEMORY), "RB_GRAPH_MAX_NODES": str(MAX_GRAPH_NODES),
                 "RB_GRAPH_MAX_FUNCTIONS": str(MAX_GRAPH_FUNCTIONS)})
-    try:
-        proc = subprocess.run([sys.executable, "-m", "rocm_bridge.coverage.graph_worker"], input=pb,
-                              capture_output=True, timeout=GRAPH_WORKER_TIMEOUT_S, env=env,
-                              cwd=str(Path(__file__).resolve().parent.parent.parent))
-    except subprocess.TimeoutExpired:
-        raise TimedOut(what=name, seconds=GRAPH_WORKER_TIMEOUT_S) from None
-    try:
-        result = json.loads(proc.stdout)
-    except ValueError:  # killed (memory) before it could answer
-        result = {"ok": False, "reason": "memory" if proc.returncode < 0 else "failed"}
+    result = run_worker("graph_worker", pb, env, GRAPH_WORKER_TIMEOUT_S, name)
     if not result.get("ok"):
         cls, key = _WORKER_REASONS.get(result.get("reason"), _WORKER_REASONS["failed"])
         raise cls(key, name=name, nodes=MAX_GRAPH_NODES, functions=MAX_GRAPH_FUNCTIONS)
