@@ -3,8 +3,8 @@
 import streamlit as st
 
 from rocm_bridge.i18n import t
+from rocm_bridge.ui import classroom_polls, lang, page_header, tr
 from rocm_bridge.ui import classroom_view as cv
-from rocm_bridge.ui import lang, page_header, tr
 from rocm_bridge.ui import quiz_widgets as qw
 
 TABS = ("student", "teacher")
@@ -22,4 +22,4 @@ if tab == "teacher":
 else:
     cv.seed_join_code()
     qw.nickname_box()
-    cv.student_poll()
+    classroom_polls.student_poll()

@@ -5,8 +5,7 @@ import streamlit as st
 from rocm_bridge.i18n import t
 from rocm_bridge.pages import CHAPTERS, page
 from rocm_bridge.quiz.paper import EXAM_SIZES, SECONDS_PER_QUESTION
-from rocm_bridge.ui import classroom_view as cv
-from rocm_bridge.ui import lang, page_header, tr
+from rocm_bridge.ui import classroom_polls, lang, page_header, tr
 from rocm_bridge.ui import quiz_widgets as qw
 from rocm_bridge.ui.state import parse_flag, share_link
 
@@ -21,7 +20,7 @@ qw.url_choice("qz_set", "bank", SETS)
 qw.url_choice("qz_gen", True, (True, False), parse_flag)
 qw.url_choice("qz_n", 10, EXAM_SIZES, int)
 qw.nickname_box()
-cv.student_poll()
+classroom_polls.student_poll()
 
 left, right = st.columns(2)
 mode = left.segmented_control(

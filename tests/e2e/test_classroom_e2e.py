@@ -14,7 +14,7 @@ from browser import EXCEPTION, screenshot, wait_for_app
 
 def _first_poll_question():
     """The question the teacher's list offers first (chapter 1); a single-choice one."""
-    from rocm_bridge.ui.classroom_view import _choices
+    from rocm_bridge.ui.classroom_polls import _choices
 
     q = load_bank().get(_choices("ch1")[0])
     assert q.type == "single"
