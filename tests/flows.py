@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from dataclasses import dataclass
 
@@ -48,7 +49,11 @@ async def create_class(tab: Tab, name: str) -> TeacherClass:
     tab.click(tab.widget("button", label=label("classroom.teacher.create_go")))
     await tab.run(CLASSROOM, q)
     _check(tab, "create class")
-    codes = [e.proto.code_text.strip() for e in tab.elements_in_order() if e.type == "code"]
+    # the join code on the projector card (an html element), the key in a code block (shown once)
+    join = [m.group(1) for e in tab.elements_in_order() if e.type == "html"
+            for m in [re.search(r'data-testid="rb-join-code">([A-Z0-9]+)<', e.proto.body)] if m]
+    keys = [e.proto.code_text.strip() for e in tab.elements_in_order() if e.type == "code"]
+    codes = join[:1] + keys[:1]
     if len(codes) < 2:
         raise FlowError(f"no join code and key shown: {tab.texts()[:400]}")
     tab.click(tab.widget("button", key="cr_key_kept"))

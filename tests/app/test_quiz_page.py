@@ -75,7 +75,7 @@ def test_answers_survive_language_switch_and_leaving_the_page(app_test, data_dir
     key = f"qz_w_{ctx}_{q.id}"
     answer(at, q, key, _wrong(q))
     at.run()
-    at.sidebar.segmented_control(key="lang").set_value("zh").run()
+    at.segmented_control(key="lang").set_value("zh").run()
     assert not at.exception
     assert at.radio(key=key).value == _wrong(q)
     at.switch_page("views/home.py").run()

@@ -18,7 +18,7 @@ def test_page_renders(app_test, spec, lang):
 def test_language_toggle_changes_the_page(app_test):
     at = app_test("views/ch3_operators.py", lang="en")
     assert [t.value for t in at.title] == [i18n.t("chapters.ch3.title", "en")]
-    at.sidebar.segmented_control[0].set_value("zh").run()
+    at.segmented_control(key="lang").set_value("zh").run()  # pinned in the top bar, not the sidebar
     assert not at.exception
     assert [t.value for t in at.title] == [i18n.t("chapters.ch3.title", "zh")]
     assert at.query_params["lang"] in ("zh", ["zh"])
