@@ -180,32 +180,35 @@ def _confirm_switch() -> None:
         st.session_state.pop(SWITCH, None)
         st.rerun()
     if switch.button(tr("classroom.me.switch_yes"), use_container_width=True):
-        db = get_store()
-        code = st.session_state.pop(SWITCH, "")
-        found = None
-        if db is not None:
-            try:
-                found = classes_mod.resume(db, code, client_address(), client_session())
-            except TooManyAttempts as err:
-                show_error(err)
-        if found is not None:
-            _set(db, found)
-            write_cookie(code)
-        else:
-            st.toast(tr("classroom.me.unknown"), icon=":material/link_off:")
+        _switch_to(st.session_state.pop(SWITCH, ""))
         st.rerun()
+
+
+def _switch_to(code: str) -> None:
+    """Make the link's learner this device's one (cookie included); a wrong code, the rate limit or an outage is
+    a message, never a traceback."""
+    db = get_store()
+    if db is None:
+        return
+    try:
+        found = classes_mod.resume(db, code, client_address(), client_session())
+    except TooManyAttempts as err:
+        show_error(err)
+        return
+    except Exception as exc:  # noqa: BLE001 - a database outage: the device keeps its learner
+        outage(exc)
+        return
+    if found is None:
+        st.toast(tr("classroom.me.unknown"), icon=":material/link_off:")
+        return
+    _set(db, found)
+    write_cookie(code)
 
 
 def _ask_switch() -> None:
     """A ?me= link opened on a device that already has a learner: ask before switching."""
     if current() is None:  # the device's own code is gone: the link simply applies
-        code = st.session_state.pop(SWITCH)
-        db = get_store()
-        if db is not None:
-            found = classes_mod.resume(db, code, client_address(), client_session())
-            if found is not None:
-                _set(db, found)
-                write_cookie(code)
+        _switch_to(st.session_state.pop(SWITCH))
         return
     st.dialog(tr("classroom.me.switch_title"), dismissible=False)(_confirm_switch)()
 

@@ -86,10 +86,10 @@ RERUN_BURST = 16
 
 
 class _Bucket:
-    __slots__ = ("tokens", "stamp", "pending", "timer")
+    __slots__ = ("tokens", "stamp", "pending")
 
     def __init__(self, now: float) -> None:
-        self.tokens, self.stamp, self.pending, self.timer = float(RERUN_BURST), now, None, None
+        self.tokens, self.stamp, self.pending = float(RERUN_BURST), now, None
 
     def take(self, now: float) -> float:
         """0 if a request may run now (a token taken), else the seconds until the next token."""
@@ -130,7 +130,7 @@ def _throttled_handle_backmsg(original: Any) -> Any:
             if pending is not None:
                 original(self, pending)
 
-        bucket.timer = loop.call_later(wait, release)
+        loop.call_later(wait, release)
         return None
 
     handle_backmsg.__rb_throttled__ = True  # type: ignore[attr-defined]
