@@ -127,8 +127,9 @@ def read_zip(data: bytes, max_bytes: int = PAGE_MAX_BYTES, include=None) -> list
     from rocm_bridge import archive
 
     try:
-        zf = archive.open_zip(data, zip_limits().max_entries)
-        members = archive.check_members(zf, zip_limits(), include=include or is_source_name, windows_separators=True)
+        zl = zip_limits()
+        zf = archive.open_zip(data, zl.max_entries)
+        members = archive.check_members(zf, zl, include=include or is_source_name, windows_separators=True)
         return [(name, archive.read_member(zf, info, ZIP_MAX_TOTAL)) for name, info in members]
     except archive.ArchiveProblem as problem:
         if problem.reason == "not_zip":
