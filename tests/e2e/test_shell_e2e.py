@@ -37,7 +37,7 @@ def test_every_page_opens_in_presenter_mode_at_projector_size(app_server, page, 
             problems.append(f"{spec.key}: shows an exception: {page.locator(EXCEPTION).first.inner_text()[:300]}")
         font = "parseFloat(getComputedStyle(document.querySelector('[data-testid=stMain] p') || document.body).fontSize)"
         with contextlib.suppress(PlaywrightTimeout):  # the style arrives with the first elements; give it a moment
-            page.wait_for_function(f"{font} >= 20", timeout=5_000)
+            page.wait_for_function(f"{font} >= 20", timeout=15_000)
         body_px = page.evaluate(font)
         if body_px < 20:
             problems.append(f"{spec.key}: body text {body_px}px in presenter mode")
@@ -60,9 +60,9 @@ def test_presenter_mode_folds_the_sidebar_and_steps_with_keys(app_server, page):
     for _ in range(3):  # a key pressed while the page is still settling can land before the handler sees the link
         page.keyboard.press("n")
         with contextlib.suppress(PlaywrightTimeout):
-            page.wait_for_selector(target, timeout=10_000)
+            page.wait_for_selector(target, timeout=30_000)
             break
-    page.wait_for_selector(target, timeout=10_000)
+    page.wait_for_selector(target, timeout=30_000)
     assert "present=1" in page.url and "ch4" in page.url  # the teacher's link keeps the view
 
 
