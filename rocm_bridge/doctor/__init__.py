@@ -6,7 +6,7 @@
     report.verdict, report.exit_code, report.formula.zero_factors, report.as_dict()
 
 Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect), checks (the Check record, rule
-sources, the Python side), amd (the AMD checklist), visibility (ROCR/HIP/CUDA visibility semantics), wheels (which ROCm
+sources, the Python side), amd (the AMD checklist; its steps in amd_driver, amd_nodes, amd_gfx, amd_wheel), visibility (ROCR/HIP/CUDA visibility semantics), wheels (which ROCm
 a wheel was built for, published pins), rules (NVIDIA and no-GPU checklists, reconcile, verdict, Compatible formula),
 fixes (each fix as actions: the commands
 for this machine and the same change applied to the facts), logs (the log doctor over data/log_signatures.csv), report (Markdown for bug reports), cli (`python -m rocm_bridge
