@@ -24,7 +24,8 @@ from rocm_bridge.doctor.checks import (
     select_gpus,
     wsl_gfx,
 )
-from rocm_bridge.doctor.facts import Facts, gfx_from_override
+from rocm_bridge.doctor.facts import Facts
+from rocm_bridge.doctor.facts_amd import gfx_from_override
 from rocm_bridge.doctor.fixes import act
 
 
