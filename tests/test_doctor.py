@@ -12,13 +12,8 @@ from pathlib import Path
 import pytest
 
 from rocm_bridge.doctor import FakeProbe, SystemProbe, examine, probe_for_root
-from rocm_bridge.doctor.facts import (
-    gfx_from_override,
-    gfx_from_target_version,
-    kfd_topology,
-    parse_rocminfo,
-    parse_tf_result,
-)
+from rocm_bridge.doctor.facts_amd import gfx_from_override, gfx_from_target_version, kfd_topology, parse_rocminfo
+from rocm_bridge.doctor.facts_python import parse_tf_result
 from rocm_bridge.doctor.probes import TF_SCRIPT
 from rocm_bridge.doctor.rules import STATUSES, override_suggestion
 from rocm_bridge.i18n import LANGS, t

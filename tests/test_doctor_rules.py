@@ -119,7 +119,7 @@ def test_a_working_matmul_outranks_an_earlier_failure(tmp_path):
 
 def test_uuids_from_the_kfd_topology(tmp_path):
     """ROCr's UUID is GPU-<16 hex digits of the KFD unique_id>; ROCR_VISIBLE_DEVICES may name a GPU by a prefix of it."""
-    from rocm_bridge.doctor.facts import kfd_topology
+    from rocm_bridge.doctor.facts_amd import kfd_topology
 
     nodes = tmp_path / "sys/class/kfd/kfd/topology/nodes"
     for i, uid in enumerate((0, 11259375, 3735928559)):

@@ -6,7 +6,7 @@
 # - initdb runs as OSUSER, never as root (PostgreSQL refuses root; `runuser` drops to it);
 # - every setting is in DATADIR/conf.d/rocm-bridge.conf, included from postgresql.conf, so it survives a restart
 #   by pg_ctl, systemd or a reboot (settings given as `pg_ctl -o` are lost on the next plain restart);
-# - max_connections = 200: room for 6 app replicas x 31 connections (rocm_bridge/quiz/store.py), pg_dump, an admin;
+# - max_connections = 200: room for 6 app replicas x 31 connections (rocm_bridge/quiz/connection.py), pg_dump, an admin;
 # - scram-sha-256 for every connection, listening on 127.0.0.1 only (put nginx and the replicas on this host).
 # The superuser is rocm_bridge with the password in PASSWORD_FILE; the database rocm_bridge is created.
 # tests/integration/test_baremetal.py runs this script.

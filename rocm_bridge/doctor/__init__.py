@@ -5,12 +5,14 @@
     report = examine("data/doctor_examples/rocm_healthy", FakeProbe.from_file(".../probe.json"))
     report.verdict, report.exit_code, report.formula.zero_factors, report.as_dict()
 
-Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect), checks (the Check record, rule
-sources, the Python side), amd (the AMD checklist), visibility (ROCR/HIP/CUDA visibility semantics), wheels (which ROCm
-a wheel was built for, published pins), rules (NVIDIA and no-GPU checklists, reconcile, verdict, Compatible formula),
-fixes (each fix as actions: the commands
-for this machine and the same change applied to the facts), logs (the log doctor over data/log_signatures.csv), report (Markdown for bug reports), cli (`python -m rocm_bridge
-doctor`). docs/doctor.md lists the rules' sources and every example system.
+Modules: probes (the host interface: SystemProbe, FakeProbe), facts (collect; the Facts record in facts_model, the
+collectors in facts_host, facts_amd, facts_kernel, facts_nvidia, facts_python), checks (the Check record, rule
+sources, the Python side), amd (the AMD checklist; its steps in amd_driver, amd_nodes, amd_gfx, amd_wheel),
+visibility (ROCR/HIP/CUDA visibility semantics), wheels (which ROCm a wheel was built for, published pins), rules
+(NVIDIA and no-GPU checklists, reconcile, verdict, Compatible formula), fixes (each fix as actions: the commands for
+this machine and the same change applied to the facts), logs (the log doctor over data/log_signatures.csv), report
+(Markdown for bug reports), cli (`python -m rocm_bridge doctor`). docs/doctor.md lists the rules' sources and every
+example system.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The checklist's verdict and the Compatible formula on real versions; NVIDIA and no-GPU checklists.
 
-AMD checks live in rocm_bridge/doctor/amd.py, the shared pieces (Check, sources, Python side) in checks.py. NVIDIA
-hosts get driver -> CUDA_VISIBLE_DEVICES -> the TensorFlow package's vendor -> CUDA/driver minimums from
-tf_cuda_compat.csv -> the Python side; a host without any GPU gets one failing "GPU" check (what it means, what to
-install) and the Python side. A final pass (reconcile) keeps a report from contradicting itself. The first failing
-check is the verdict.
+AMD checks live in rocm_bridge/doctor/amd.py (its steps in the amd_* modules), the shared pieces (Check, sources,
+Python side) in checks.py. NVIDIA hosts get driver -> CUDA_VISIBLE_DEVICES -> the TensorFlow package's vendor ->
+CUDA/driver minimums from tf_cuda_compat.csv -> the Python side; a host without any GPU gets one failing "GPU" check
+(what it means, what to install) and the Python side. A final pass (reconcile) keeps a report from contradicting
+itself. The first failing check is the verdict.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from rocm_bridge import compat
 from rocm_bridge.doctor import fixes, visibility
-from rocm_bridge.doctor.amd import amd_checks, override_suggestion, rocm_repo
+from rocm_bridge.doctor.amd import amd_checks, rocm_repo
+from rocm_bridge.doctor.amd_gfx import override_suggestion
 from rocm_bridge.doctor.checks import (
     AMD_INSTALL_DOC,
     OUTCOME_ROWS,

@@ -8,10 +8,10 @@ import json
 
 from rocm_bridge.i18n import t
 from rocm_bridge.quiz.bank import Bank
+from rocm_bridge.quiz.class_queries import QuestionStats
 from rocm_bridge.quiz.generate import GENERATORS, generate
 from rocm_bridge.quiz.model import Question
 from rocm_bridge.quiz.scoring import format_answer
-from rocm_bridge.quiz.store import QuestionStats
 from rocm_bridge.text import csv_safe
 
 

@@ -13,7 +13,7 @@ PAGE = "views/doctor.py"
 
 
 def _host_has_gpu() -> bool:
-    from rocm_bridge.doctor.facts import pci_gpus
+    from rocm_bridge.doctor.facts_host import pci_gpus
 
     return Path("/dev/kfd").exists() or Path("/proc/driver/nvidia/version").exists() or bool(pci_gpus(Path("/")))
 
