@@ -166,12 +166,39 @@ def _cuda_libs_check(f: Facts, dist) -> Check:
     ev.append(f"ldconfig -p: {'libcudnn found' if f.system_cudnn else 'no libcudnn'}")
     if f.tensorflow.status == "ok":
         ev.append(f"TensorFlow lists {len(f.tensorflow.gpus)} GPU(s)")
+    old = _pip_cudnn_too_old(f, dist)
+    if old:
+        name, have, need = old
+        ev.append(f"TensorFlow {dist[1]} was built with cuDNN {need} (data/tf_cuda_compat.csv)")
+        return _check("nv_cuda_libs", "fail", "nv_cudnn_old", params={"dist": name, "have": have, "need": need},
+                      evidence=ev, actions=[fixes.act("pip_install", spec=f"{name}>={need}", dist=name,
+                                                      version=f"{need}.0", owner=name)])
     if libs or f.system_cudnn or f.tensorflow.gpus:
         return _check("nv_cuda_libs", "ok", "nv_cuda_libs_ok", evidence=ev)
     return _check("nv_cuda_libs", "fail", "nv_no_cuda_libs", params={"version": dist[1]}, evidence=ev,
                   actions=[fixes.act("pip_install", spec=f"tensorflow[and-cuda]=={compat.tensorflow_core(dist[1])}",
                                      dist="tensorflow", version=dist[1], owner="tensorflow",
                                      cuda_suffix=_cuda_suffix_of(dist[1]))])
+
+
+def _pip_cudnn_too_old(f: Facts, dist) -> tuple[str, str, str] | None:
+    """(package, installed, needed) when the pip cuDNN of TensorFlow's CUDA major is older than the cuDNN the build was
+    compiled with. cuDNN must have the same major and an equal or higher minor version (TensorFlow's cuda_dnn.cc:
+    "Loaded runtime CuDNN library: X but source was compiled with: Y"); another package (e.g. PyTorch) pinning an
+    older nvidia-cudnn-cu12 in the same environment is the usual cause. A newer pip cuDNN, or none, is not judged."""
+    try:
+        req = compat.requirements_for(compat.tensorflow_core(dist[1]), "cuda")
+    except ValueError:
+        return None
+    need = _v(req.cudnn if req else None)
+    if not need or len(need) < 2:
+        return None
+    name = f"nvidia-cudnn-{_cuda_suffix_of(dist[1])}"
+    have = f.packages.get(name)
+    got = _v(have) if have and have[0].isdigit() else None
+    if got and got[0] == need[0] and got[:2] < need[:2]:
+        return name, have, f"{need[0]}.{need[1]}"
+    return None
 
 
 def _cuda_suffix_of(version: str) -> str:
