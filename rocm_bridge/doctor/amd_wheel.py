@@ -9,6 +9,8 @@ ready Docker image.
 
 from __future__ import annotations
 
+import re
+
 from rocm_bridge import compat
 from rocm_bridge.doctor import wheels
 from rocm_bridge.doctor.checks import Check, _check, _v, installed_tf_dists, rocm_install_actions
@@ -74,6 +76,9 @@ def wheel_check(f: Facts) -> Check:
                    and compat.rocm_line(r.rocm) == compat.rocm_line(f.rocm_version)), None)
     row = row or imaged  # AMD's own image pairs this TensorFlow with this ROCm line
     same_line = imaged is not None or any(compat.rocm_line(b) == compat.rocm_line(f.rocm_version) for b in built)
+    lacking = build_lacks_gfx(f)
+    if lacking:
+        return _build_lacks_gfx(f, lacking, version, pins, images, ev)
     if row is not None and (same_line or not built):
         ev.append(f"listed: {row.record_type} ROCm {row.rocm} / TF {', '.join(row.tensorflow)}")
         return _check("wheel_match", "ok", "wheel_ok", params={"version": version, "rocm": f.rocm_version}, evidence=ev)
@@ -126,3 +131,47 @@ def _python_no_wheel(f: Facts, pins: list, ev: list[str], images: list[str]) -> 
     return _check("wheel_match", status, "python_no_wheel",
                   params={"python": f.python, "rocm": f.rocm_version, "pythons": ", ".join(pythons)},
                   evidence=ev, actions=actions, fix=fix, blocking=status == "fail")
+
+
+# TensorFlow's own list (tensorflow/core/common_runtime/gpu/gpu_device.cc): a GPU whose gfx is not one of the build's
+# comma-separated targets is ignored; the list is compared token by token, so "gfx1030gfx1100" (the missing comma of
+# the 2.14.0.600 wheels, ROCm/tensorflow-upstream#2410) holds neither gfx1030 nor gfx1100.
+IGNORED = re.compile(r"Ignoring visible gpu device .{0,200}?AMDGPU version\s*:\s*(gfx[0-9a-f]+)\.\s*"
+                     r"The supported AMDGPU versions are\s*([^\n]*?)\.?\s*$", re.M)
+
+
+def build_lacks_gfx(f: Facts) -> tuple[str, list[str]] | None:
+    """(gfx, the build's targets) when TensorFlow says it ignores a GPU that this ROCm line supports: the build, not
+    the GPU, is what fails. A GPU the ROCm line does not list is the gfx check's verdict, not this one."""
+    m = IGNORED.search(f.tensorflow.stderr_tail or "")
+    if not m or not f.rocm_version:
+        return None
+    gfx, tokens = m.group(1), [t.strip() for t in m.group(2).split(",") if t.strip()]
+    if gfx in tokens or gfx not in compat.gfx_targets_for_rocm(f.rocm_version):
+        return None
+    return gfx, tokens
+
+
+def _build_lacks_gfx(f: Facts, lacking, version: str, pins: list, images: list[str], ev: list[str]) -> Check:
+    """Another release of the same line may have been built from the same target list (2.13 predates gfx1100 in
+    TensorFlow's list), so it is not offered; AMD's image of the newest line brings a build that lists the GPU."""
+    gfx, tokens = lacking
+    ev = [*ev, f"TensorFlow's log: ignoring {gfx}; the build's targets: {' | '.join(tokens)}"]
+    params = {"version": version, "gfx": gfx, "targets": ", ".join(tokens), "rocm": f.rocm_version}
+    newest = wheels.docker_images(None, f.python) or wheels.docker_images(None)
+    if not newest:
+        return _check("wheel_match", "fail", "tf_build_lacks_gfx", params=params, evidence=ev,
+                      person="no_published_build")
+    return _check("wheel_match", "fail", "tf_build_lacks_gfx", params=params, evidence=ev,
+                  actions=[_image_action(newest[0])], fix=[_driver_note(f, newest[0], "")])
+
+
+def _driver_note(f: Facts, tag: str, fits_text: str) -> str:
+    """The line that says whether the host's amdgpu driver is one AMD lists for the image's ROCm."""
+    image_rocm = next((r.rocm for r in compat.rows("docker_image") if r.docker_tag == tag), "")
+    listed = compat.drivers_for_rocm(image_rocm) if image_rocm else ()
+    host = compat.raw_parts(f.amdgpu_version)[:2] if f.amdgpu_version else None
+    fits = host is not None and any(compat.raw_parts(d)[:2] == host for d in listed)
+    if fits or not listed:
+        return fits_text or f"# the image runs on this host's amdgpu driver ({f.amdgpu_version or '?'})"
+    return f"# the image needs an amdgpu driver listed for ROCm {image_rocm} ({', '.join(listed)}): update the host driver first"
