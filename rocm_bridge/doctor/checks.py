@@ -66,7 +66,7 @@ OUTCOME_ROWS: dict[str, str] = {
     "podman_keep_groups": "container_rootless", "apptainer_no_devices": "container_rootless",
     "tf_builds_conflict": "tf_vendor_wheel", "wheel_newer_rocm": "tf_wheel_match",
     "gfx_hidden_supported": "gfx_igpu", "nv_no_cuda_libs": "tf_and_cuda", "nv_cuda_libs_ok": "tf_and_cuda",
-    "nv_cudnn_old": "tf_cudnn_version", "tf_build_lacks_gfx": "tf_build_targets",
+    "nv_cudnn_old": "tf_cudnn_version", "rocm_lib_not_linked": "linker_config", "tf_build_lacks_gfx": "tf_build_targets",
 }
 
 
@@ -283,6 +283,21 @@ def cuda_install_actions(f: Facts, version: str) -> list[Action]:
     return reinstall(f, "tensorflow", version, spec=f"tensorflow[and-cuda]=={version}")
 
 
+MISSING_LIB = re.compile(r"(lib[\w.+-]+\.so(?:\.\d+)*): cannot open shared object file")
+
+
+def unlinked_rocm_lib(f: Facts) -> tuple[str, str] | None:
+    """(soname, directory) when TensorFlow's import names a library that a ROCm prefix holds but the dynamic linker
+    is not told about (no /etc/ld.so.conf.d entry, not on LD_LIBRARY_PATH): ROCm's post-install step was skipped.
+    A soname that no ROCm prefix holds (another major, libamdhip64.so.5 on ROCm 6) is the wheel check's matter."""
+    m = MISSING_LIB.search(f.tensorflow.error or "")
+    if not m or m.group(1) not in f.rocm_libs:
+        return None
+    where = f.rocm_libs[m.group(1)]
+    searched = {*f.ld_dirs, *(d.rstrip("/") for d in f.env.get("LD_LIBRARY_PATH", "").split(":") if d)}
+    return None if where in searched else (m.group(1), where)
+
+
 def python_checks(f: Facts, platform: str, install: list[Action] | None = None) -> list[Check]:
     """The Python side. `install`: the actions that install the right TensorFlow here (from the wheel check)."""
     checks: list[Check] = []
@@ -326,6 +341,13 @@ def python_checks(f: Facts, platform: str, install: list[Action] | None = None) 
         checks.append(_check("tf_import", "skipped", "tf_not_run"))
     elif tf.status == "missing":
         checks.append(_check("tf_import", "fail", "tf_missing", evidence=tf_ev, **missing_fix))
+    elif tf.status == "import_error" and platform == "rocm" and unlinked_rocm_lib(f):
+        lib, where = unlinked_rocm_lib(f)
+        checks.append(_check("tf_import", "fail", "rocm_lib_not_linked", params={"lib": lib, "dir": where},
+                             evidence=[*tf_ev, f"{where}/{lib}: present",
+                                       "dynamic linker directories: " + (", ".join(f.ld_dirs) or "(none for ROCm)"),
+                                       f"LD_LIBRARY_PATH={f.env.get('LD_LIBRARY_PATH', '(unset)')}"],
+                             actions=[act("ld_register", dir=where, lib=lib)]))
     elif tf.status == "import_error":
         checks.append(_check("tf_import", "fail", "tf_import_error", params={"error": tf.error[:300]}, evidence=tf_ev,
                              fix=["python -c 'import tensorflow'  # read the first error line",

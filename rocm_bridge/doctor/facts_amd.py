@@ -118,6 +118,21 @@ def rocm_facts(facts: Facts, root: Path, env: dict[str, str]) -> None:
                 facts.rocm_layout = "core_sdk"
                 break
 
+    # the ROCm libraries on disk and where the dynamic linker looks (post-install: /etc/ld.so.conf.d/rocm.conf)
+    prefixes = ["/opt/rocm"] + [f"/opt/{name}" for name in facts.rocm_dirs if name.startswith("rocm-")]
+    for prefix in prefixes:
+        for sub in ("lib", "lib64"):
+            d = root / prefix.lstrip("/") / sub
+            if d.is_dir():
+                for lib in sorted(d.glob("lib*.so*")):
+                    facts.rocm_libs.setdefault(lib.name, f"{prefix}/{sub}")
+    conf = [read_text(root, "/etc/ld.so.conf") or ""]
+    conf_d = root / "etc/ld.so.conf.d"
+    if conf_d.is_dir():
+        conf += [read_text(root, f"/etc/ld.so.conf.d/{p.name}") or "" for p in sorted(conf_d.glob("*.conf"))]
+    facts.ld_dirs = [line.strip().rstrip("/") for text in conf for line in text.splitlines()
+                     if line.strip().startswith("/")]
+
     # amdgpu kernel driver: the module directory exists when loaded; DKMS builds carry a version file.
     facts.amdgpu_loaded = (root / "sys/module/amdgpu").is_dir()
     facts.amdgpu_version = (read_text(root, "/sys/module/amdgpu/version") or "").strip()

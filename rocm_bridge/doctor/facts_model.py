@@ -79,6 +79,8 @@ class Facts:
     kfd_gpus: list[Gpu] = field(default_factory=list)  # true targets from sysfs (HSA_OVERRIDE_GFX_VERSION cannot change them)
     gpu_uuids: list[str] = field(default_factory=list)  # rocminfo Uuid lines of GPU agents, in order
     rocm_layout: str = ""  # "legacy" (/opt/rocm-<ver>) | "core_sdk" (/opt/rocm/core-<ver>, amdrocm-* packages)
+    rocm_libs: dict = field(default_factory=dict)  # libX.so.N found in a ROCm prefix's lib / lib64 -> that directory
+    ld_dirs: list[str] = field(default_factory=list)  # directories in /etc/ld.so.conf and /etc/ld.so.conf.d/*.conf
     # WSL2 and containers
     wsl: bool = False
     wsl_evidence: str = ""

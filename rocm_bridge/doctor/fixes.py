@@ -377,7 +377,18 @@ def _apply_nv_driver(f: Facts, p: dict) -> None:
         f.stale = sorted({*f.stale, "gpus"})
 
 
+def _render_ld_register(p: dict, f: Facts) -> list[str]:
+    """ROCm's post-install step: register the library directory with the dynamic linker, then rebuild its cache."""
+    return [f"echo {p['dir']} | {sudo(f)}tee -a /etc/ld.so.conf.d/rocm.conf", f"{sudo(f)}ldconfig",
+            f"ldconfig -p | grep {p['lib']}"]
+
+
+def _apply_ld_register(f: Facts, p: dict) -> None:
+    f.ld_dirs = [*f.ld_dirs, p["dir"]]
+
+
 KINDS: dict[str, Kind] = {
+    "ld_register": Kind(_render_ld_register, _apply_ld_register),
     "pkg_install": Kind(_render_pkg_install, _apply_pkg_install),
     "pkg_remove": Kind(_render_pkg_remove, _apply_pkg_remove),
     "mok_enroll": Kind(_render_mok, _apply_mok),
