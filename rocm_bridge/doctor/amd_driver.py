@@ -8,6 +8,8 @@ ROCM_PATH points at it). Each failure carries the fix actions of rocm_bridge.doc
 
 from __future__ import annotations
 
+import re
+
 from rocm_bridge.doctor.checks import Check, _check
 from rocm_bridge.doctor.facts import Facts
 from rocm_bridge.doctor.fixes import act, module_refused
@@ -96,9 +98,25 @@ def _driver_not_loaded(f: Facts, ev: list[str]) -> Check:
     if f.amdgpu_on_disk:
         return _check("driver", "fail", "driver_not_loaded", params={"path": f.amdgpu_on_disk}, evidence=ev,
                       actions=[load])
+    built = dkms_kernels(f)
+    if built and f.kernel_release and f.kernel_release not in built:
+        # amdgpu-dkms is installed, but its build for the running kernel failed (a kernel newer than the module
+        # supports): reinstalling repeats the failing build. The kernel's own amdgpu is the way forward.
+        return _check("driver", "fail", "dkms_other_kernel", params={"kernel": f.kernel_release,
+                      "built": ", ".join(built)}, evidence=ev, actions=[act("inbox_driver"), load])
     actions = [act("pkg_install", packages=["amdgpu-dkms"])]
     if module_refused(f) and f.mok_key:
         actions.append(act("mok_enroll"))
     elif module_refused(f):
         return _check("driver", "fail", "driver_missing", evidence=ev, actions=actions, person="secure_boot_sign")
     return _check("driver", "fail", "driver_missing", evidence=ev, actions=[*actions, load])
+
+
+def dkms_kernels(f: Facts) -> list[str]:
+    """Kernels `dkms status` says amdgpu is built or installed for ("amdgpu/<ver>, <kernel>, <arch>: installed")."""
+    out = []
+    for line in f.dkms_status.splitlines():
+        parts = [p.strip() for p in line.split(",")]
+        if len(parts) >= 3 and parts[0].startswith("amdgpu") and re.search(r":\s*(installed|built)", line):
+            out.append(parts[1])
+    return out

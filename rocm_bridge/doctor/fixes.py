@@ -135,11 +135,18 @@ def module_refused(f: Facts) -> bool:
     return enforced and f.mok_enrolled is not True
 
 
+def out_of_tree(path: str) -> bool:
+    """A DKMS / vendor build (updates/, extra/), as opposed to the kernel's own module the distribution signs."""
+    return "/updates/" in path or "/extra/" in path
+
+
 def _apply_modprobe(f: Facts, p: dict) -> None:
-    if not f.amdgpu_on_disk or module_refused(f):
+    if not f.amdgpu_on_disk or (out_of_tree(f.amdgpu_on_disk) and module_refused(f)):
         return  # nothing to load, or the kernel refuses it: the driver check must still fail
     f.amdgpu_loaded = True
-    f.amdgpu_version = f.amdgpu_version or (re.search(r"amdgpu[/,]\s*([\w.\-]+)", f.dkms_status) or [None, "dkms"])[1]
+    if out_of_tree(f.amdgpu_on_disk):  # the in-tree module has no /sys/module/amdgpu/version
+        f.amdgpu_version = f.amdgpu_version or (re.search(r"amdgpu[/,]\s*([\w.\-]+)", f.dkms_status)
+                                                or [None, "dkms"])[1]
     f.module_messages = [m for m in f.module_messages if "amdgpu" not in m.lower()]
     if not f.kfd_exists:
         _make_nodes(f, "render")
@@ -377,6 +384,23 @@ def _apply_nv_driver(f: Facts, p: dict) -> None:
         f.stale = sorted({*f.stale, "gpus"})
 
 
+def _render_inbox_driver(p: dict, f: Facts) -> list[str]:
+    """Drop the amdgpu-dkms build that fails for this kernel and use the kernel's own amdgpu (what
+    `amdgpu-install --usecase=rocm --no-dkms` sets up). Ubuntu ships that module in linux-modules-extra."""
+    pm = f.pkg_manager
+    if not pm:
+        return ["# no apt, dnf or zypper found: remove amdgpu-dkms with this distribution's tools"]
+    cmds = [f"{sudo(f)}{PM_REMOVE[pm]} amdgpu-dkms"]
+    if f.os_id == "ubuntu":
+        cmds.append(f'{sudo(f)}{PM_INSTALL[pm]} "linux-modules-extra-$(uname -r)"')
+    return cmds
+
+
+def _apply_inbox_driver(f: Facts, p: dict) -> None:
+    f.dkms_status = ""
+    f.amdgpu_on_disk = f"/lib/modules/{f.kernel_release or '$(uname -r)'}/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko"
+
+
 def _render_ld_register(p: dict, f: Facts) -> list[str]:
     """ROCm's post-install step: register the library directory with the dynamic linker, then rebuild its cache."""
     return [f"echo {p['dir']} | {sudo(f)}tee -a /etc/ld.so.conf.d/rocm.conf", f"{sudo(f)}ldconfig",
@@ -389,6 +413,7 @@ def _apply_ld_register(f: Facts, p: dict) -> None:
 
 KINDS: dict[str, Kind] = {
     "ld_register": Kind(_render_ld_register, _apply_ld_register),
+    "inbox_driver": Kind(_render_inbox_driver, _apply_inbox_driver),
     "pkg_install": Kind(_render_pkg_install, _apply_pkg_install),
     "pkg_remove": Kind(_render_pkg_remove, _apply_pkg_remove),
     "mok_enroll": Kind(_render_mok, _apply_mok),
