@@ -61,6 +61,12 @@ def driver_checks(f: Facts) -> list[Check]:
             add(_check("rocm_install", "ok", "rocm_ok", params={"version": f.rocm_version}, evidence=ev))
     elif "rocm" in f.stale:
         add(_check("rocm_install", "skipped", "stale_reprobe", evidence=ev))
+    elif f.distro_rocm_pkgs:  # the distribution's copies block AMD's packages' exact dependencies
+        pkgs = sorted(f.distro_rocm_pkgs)
+        ev += [f"dpkg: {n} {v} (from the distribution, not repo.radeon.com)" for n, v in sorted(f.distro_rocm_pkgs.items())]
+        add(_check("rocm_install", "fail", "rocm_distro_pkgs", params={"pkgs": ", ".join(
+                   f"{n} {f.distro_rocm_pkgs[n]}" for n in pkgs)}, evidence=ev,
+                   actions=[act("pkg_remove", packages=pkgs), act("pkg_install", packages=["rocm"], pin="1")]))
     else:
         add(_check("rocm_install", "fail", "rocm_missing", evidence=ev,
                    actions=[act("pkg_install", packages=["rocm"])]))

@@ -67,7 +67,7 @@ OUTCOME_ROWS: dict[str, str] = {
     "tf_builds_conflict": "tf_vendor_wheel", "wheel_newer_rocm": "tf_wheel_match",
     "gfx_hidden_supported": "gfx_igpu", "nv_no_cuda_libs": "tf_and_cuda", "nv_cuda_libs_ok": "tf_and_cuda",
     "nv_cudnn_old": "tf_cudnn_version", "rocm_lib_not_linked": "linker_config",
-    "dkms_other_kernel": "dkms_kernel", "tf_build_lacks_gfx": "tf_build_targets",
+    "dkms_other_kernel": "dkms_kernel", "rocm_distro_pkgs": "distro_rocm_pkgs", "tf_build_lacks_gfx": "tf_build_targets",
 }
 
 

@@ -133,6 +133,8 @@ def rocm_facts(facts: Facts, root: Path, env: dict[str, str]) -> None:
     facts.ld_dirs = [line.strip().rstrip("/") for text in conf for line in text.splitlines()
                      if line.strip().startswith("/")]
 
+    facts.distro_rocm_pkgs = distro_rocm_packages(read_text(root, "/var/lib/dpkg/status") or "")
+
     # amdgpu kernel driver: the module directory exists when loaded; DKMS builds carry a version file.
     facts.amdgpu_loaded = (root / "sys/module/amdgpu").is_dir()
     facts.amdgpu_version = (read_text(root, "/sys/module/amdgpu/version") or "").strip()
@@ -167,3 +169,24 @@ def _amd_hint(facts: Facts, root: Path) -> bool:
     """Worth asking amdsmi/rocminfo: a driver, a KFD node or a ROCm install is present."""
     return (facts.amdgpu_loaded or facts.kfd_exists or facts.dxg_exists or bool(facts.rocm_version)
             or (root / "sys/class/kfd").exists())
+
+
+# ROCm components Debian / Ubuntu package themselves (rocminfo 5.7.1-3build1 in Ubuntu 24.04 universe). AMD's own
+# packages carry the release code in their version (1.0.0.60200-66~24.04, 6.2.60200-2009582.24.04); a distribution's
+# copy does not, and apt prefers its higher-looking version, which breaks rocm-hip-runtime's exact dependency
+# (ROCm/legacy-rocm-build#3656, #6367).
+ROCM_COMPONENT = re.compile(r"^(rocminfo|hipcc|rocm-[\w.+-]+|hip-[\w.+-]+|lib(?:amdhip64|hsa-runtime64|hsakmt|rocblas|"
+                            r"rocsolver|rocfft|rocrand|rocsparse|hipblas|miopen|rccl|rocm)[\w.+-]*)$")
+AMD_VERSION = re.compile(r"\.\d{5}-")
+
+
+def distro_rocm_packages(status: str) -> dict[str, str]:
+    """Installed dpkg packages that are ROCm components from the distribution, not from repo.radeon.com."""
+    out = {}
+    for block in status.split("\n\n"):
+        fields = dict(re.findall(r"^([A-Za-z-]+):\s*(.*)$", block, re.M))
+        name, version = fields.get("Package", ""), fields.get("Version", "")
+        if (ROCM_COMPONENT.match(name) and version and not AMD_VERSION.search(version)
+                and "install ok installed" in fields.get("Status", "")):
+            out[name] = version
+    return out

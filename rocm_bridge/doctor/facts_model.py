@@ -81,6 +81,7 @@ class Facts:
     rocm_layout: str = ""  # "legacy" (/opt/rocm-<ver>) | "core_sdk" (/opt/rocm/core-<ver>, amdrocm-* packages)
     rocm_libs: dict = field(default_factory=dict)  # libX.so.N found in a ROCm prefix's lib / lib64 -> that directory
     ld_dirs: list[str] = field(default_factory=list)  # directories in /etc/ld.so.conf and /etc/ld.so.conf.d/*.conf
+    distro_rocm_pkgs: dict = field(default_factory=dict)  # ROCm components the distribution packaged (dpkg), name -> version
     # WSL2 and containers
     wsl: bool = False
     wsl_evidence: str = ""

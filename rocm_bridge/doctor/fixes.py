@@ -162,6 +162,10 @@ def _render_pkg_install(p: dict, f: Facts) -> list[str]:
         if pm:
             return [*cmds, f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pkgs)}"]
         return [f"# no apt, dnf or zypper found: install {' '.join(pkgs)} with this distribution's tools ({AMD_INSTALL_DOC})"]
+    if pm == "apt" and p.get("pin"):  # AMD's quick start: prefer repo.radeon.com over the distribution's copies
+        return ["printf 'Package: *\\nPin: release o=repo.radeon.com\\nPin-Priority: 600\\n' | "
+                f"{sudo(f)}tee /etc/apt/preferences.d/rocm-pin-600", f"{sudo(f)}apt update",
+                f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pkgs)}"]
     if pm:
         return [f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pkgs)}"]
     return [f"# no apt, dnf or zypper found: install {' '.join(pkgs)} with this distribution's tools"]
@@ -181,6 +185,8 @@ def _render_pkg_remove(p: dict, f: Facts) -> list[str]:
 
 
 def _apply_pkg_remove(f: Facts, p: dict) -> None:
+    for name in p["packages"]:
+        f.distro_rocm_pkgs.pop(name, None)
     if {"libhsa-runtime64-1", "libhsakmt1"} & set(p["packages"]):
         f.stale = sorted({*f.stale, "gpus"})
 
