@@ -28,6 +28,10 @@ from rocm_bridge.doctor.facts import Facts
 from rocm_bridge.doctor.facts_amd import gfx_from_override
 from rocm_bridge.doctor.fixes import act
 
+# the oldest ROCm line whose runtime librocdxg works with (env_checks.csv wsl_dxg: "librocdxg needs the ROCm 7.1+
+# runtime"; its compatibility matrix lists ROCm 7.2.x)
+WSL_MIN_ROCM = (7, 1)
+
 
 def gpu_checks(f: Facts) -> list[Check]:
     """The GPUs check, the visibility-variables check, then the gfx-target check."""
@@ -43,6 +47,15 @@ def gpu_checks(f: Facts) -> list[Check]:
     elif "gpus" in f.stale:
         add(_check("gpus", "skipped", "stale_reprobe", evidence=["a fix changed the driver or runtime: run the doctor "
                                                                 "again to list the GPUs"]))
+    elif f.wsl and f.dxg_exists and f.rocm_version and compat.rocm_line(f.rocm_version) < WSL_MIN_ROCM:
+        # librocdxg needs the ROCm 7.1+ runtime (its README); this line's runtime cannot reach /dev/dxg, so the
+        # librocdxg steps alone cannot work: a newer ROCm comes first
+        add(_check("gpus", "fail", "wsl_rocm_old", params={"rocm": f.rocm_version,
+                   "minimum": ".".join(map(str, WSL_MIN_ROCM))}, evidence=ev or ["rocminfo lists no GPU agent"],
+                   actions=[act("pkg_install", packages=["rocm"], line="7.2"),
+                            act("env_set", var="HSA_ENABLE_DXG_DETECTION", value="1")],
+                   fix=["# then build and install librocdxg: https://github.com/ROCm/librocdxg",
+                        "rocminfo | grep -E 'Name:|Device Type'"]))
     elif f.wsl and f.dxg_exists:
         add(_check("gpus", "fail", "wsl_no_gpu_agent", evidence=ev or ["rocminfo lists no GPU agent"],
                    actions=[act("pkg_remove", packages=["libhsa-runtime64-1", "libhsakmt1"]),

@@ -56,7 +56,7 @@ OUTCOME_ROWS: dict[str, str] = {
     "override_unverified": "hsa_override_target",
     "override_same_isa": "hsa_override_target", "gfx_partial": "gfx_igpu",
     "wsl_driver": "wsl_dxg", "wsl_no_dxg": "wsl_dxg", "wsl_nodes": "wsl_dxg", "wsl_no_gpu_agent": "wsl_dxg",
-    "wsl_gpu_unlisted": "wsl_dxg", "wsl_no_stack": "wsl_dxg",
+    "wsl_gpu_unlisted": "wsl_dxg", "wsl_no_stack": "wsl_dxg", "wsl_rocm_old": "wsl_dxg",
     "container_no_devices": "container_devices", "container_group_missing": "container_devices",
     "container_options": "container_options",
     "python_no_wheel": "python_wheel", "wheel_other_line": "tf_wheel_match", "not_rocm_wheel": "tf_vendor_wheel",

@@ -162,6 +162,10 @@ def _render_pkg_install(p: dict, f: Facts) -> list[str]:
         if pm:
             return [*cmds, f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pkgs)}"]
         return [f"# no apt, dnf or zypper found: install {' '.join(pkgs)} with this distribution's tools ({AMD_INSTALL_DOC})"]
+    if p.get("line"):  # a newer release than the configured repository holds: point the package manager at it first
+        first = (f"# first point {pm or 'the package manager'} at AMD's ROCm {p['line']} repository (amdgpu-install "
+                 f"{p['line']}.x for this distribution release): {AMD_INSTALL_DOC}install/quick-start.html")
+        return [first, f"{sudo(f)}{PM_INSTALL[pm]} {' '.join(pkgs)}" if pm else f"# install {' '.join(pkgs)}"]
     if pm == "apt" and p.get("pin"):  # AMD's quick start: prefer repo.radeon.com over the distribution's copies
         return ["printf 'Package: *\\nPin: release o=repo.radeon.com\\nPin-Priority: 600\\n' | "
                 f"{sudo(f)}tee /etc/apt/preferences.d/rocm-pin-600", f"{sudo(f)}apt update",
@@ -173,7 +177,7 @@ def _render_pkg_install(p: dict, f: Facts) -> list[str]:
 
 def _apply_pkg_install(f: Facts, p: dict) -> None:
     if "rocm" in p["packages"]:  # which release the configured repository holds only a new probe can tell
-        f.stale = sorted({*f.stale, "rocm"})
+        f.stale = sorted({*f.stale, "rocm", *(["gpus"] if f.wsl else [])})  # on WSL: a new runtime, a new GPU list
     if "amdgpu-dkms" in p["packages"]:
         f.amdgpu_on_disk = f"/lib/modules/{f.kernel_release or '$(uname -r)'}/updates/dkms/amdgpu.ko"
         f.dkms_status = f.dkms_status or "amdgpu/dkms: installed"
