@@ -110,6 +110,25 @@ EXPECTED = {
                              "3.12.3", "2.0.2", ""),
     "uv_numpy2_old_tf": ("nvidia", "python_packages", "numpy2_old_tf", 1, [], 1, "", "2.14.0", "3.11.9", "2.3.4",
                          "550.120"),
+    # --- held-out red team (issue 26): written from reports the rules were not built from ---
+    "dkms_not_built_new_kernel": ("amd", "driver", "dkms_other_kernel", 1, [], 0, "6.2.0-66", "2.16.1", "3.12.3",
+                                  "1.26.4", ""),
+    "rocm_libs_not_in_linker": ("amd", "tf_import", "rocm_lib_not_linked", 1, ["gfx908"], 1, "5.1.0-87", "2.8.0",
+                                "3.8.10", "1.22.3", ""),
+    "tf_2140600_drops_gfx1100": ("amd", "wheel_match", "tf_build_lacks_gfx", 1, ["gfx1100"], 1, "6.0.2-115",
+                                 "2.14.0.600", "3.10.12", "1.26.4", ""),
+    "debian12_python311_no_wheel": ("amd", "wheel_match", "tf_missing", 1, ["gfx1030"], 1, "5.6.0-67", "", "3.11.2",
+                                    "1.24.2", ""),
+    "miopen_kdb_missing_warning": ("amd", None, None, 0, ["gfx1030"], 1, "6.1.3-122", "2.15.0", "3.10.12", "1.26.4", ""),
+    "ubuntu_rocminfo_blocks_rocm": ("amd", "rocm_install", "rocm_distro_pkgs", 1, ["gfx1102"], 1, "", "", "3.12.3",
+                                    "1.26.4", ""),
+    "torch_pins_old_cudnn": ("nvidia", "nv_cuda_libs", "nv_cudnn_old", 1, [], 1, "", "2.18.0", "3.11.11", "2.0.2",
+                             "560.35.03"),
+    "container_video_only_render_gid": ("amd", "groups", "container_group_missing", 1, ["gfx1151"], 1, "7.0.0-38",
+                                        "2.19.0", "3.12.3", "2.1.3", ""),
+    "gfx803_rocm62": ("amd", "gfx_supported", "gfx_unsupported", 1, ["gfx803"], 1, "6.2.1-112", "2.16.1", "3.10.12",
+                      "1.26.4", ""),
+    "wsl_rocm_642_no_wsl_support": ("amd", "gpus", "wsl_rocm_old", 1, [], 0, "6.4.2-120", "", "3.10.12", "1.26.4", ""),
 }
 
 

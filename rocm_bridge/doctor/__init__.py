@@ -44,6 +44,10 @@ EXAMPLE_ORDER: tuple[str, ...] = (
     "secure_boot_dkms_unsigned", "rhel_dkms_key_rejected", "podman_rootless_nogroup", "apptainer_containall",
     "tf_io_overwrites_rocm", "nvidia_tf_without_and_cuda", "hip_visible_selects_igpu", "wheel_built_for_newer_rocm",
     "override_gfx1151_apu", "uv_numpy2_old_tf",
+    # held-out red team: systems written from reports the rules were not built from
+    "dkms_not_built_new_kernel", "rocm_libs_not_in_linker", "tf_2140600_drops_gfx1100", "debian12_python311_no_wheel",
+    "miopen_kdb_missing_warning", "ubuntu_rocminfo_blocks_rocm", "torch_pins_old_cudnn", "container_video_only_render_gid",
+    "gfx803_rocm62", "wsl_rocm_642_no_wsl_support",
 )
 
 
