@@ -76,3 +76,15 @@ def test_the_recorded_system_reads_libraries_and_linker_directories_from_its_roo
     facts = examine(root, probe_for_root(root)).facts
     assert facts.rocm_libs["libhsa-runtime64.so.1"] == "/opt/rocm-5.1.0/lib"
     assert facts.ld_dirs == []
+
+
+def test_a_wheel_for_a_newer_rocm_does_not_block_once_the_matmul_ran_on_the_gpu():
+    from rocm_bridge.doctor.rules import run_checks
+
+    root = FIXTURES / "wheel_built_for_newer_rocm"
+    facts = examine(root, probe_for_root(root)).facts
+    assert next(c for c in run_checks(facts) if c.id == "wheel_match").status == "fail"
+    facts.tensorflow.gpus = ["/physical_device:GPU:0"]
+    facts.tensorflow.matmul_device, facts.tensorflow.matmul_ok, facts.tensorflow.error = "/device:GPU:0", True, ""
+    wheel = next(c for c in run_checks(facts) if c.id == "wheel_match")
+    assert (wheel.status, wheel.outcome, wheel.blocking) == ("warn", "contradicted", False)

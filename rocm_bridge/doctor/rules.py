@@ -239,6 +239,8 @@ def no_gpu_checks(f: Facts) -> list[Check]:
 
 
 KERNEL_SIDE = ("driver", "device_nodes", "groups", "gpus", "env_vars", "gfx_supported", "nv_driver", "nv_env_vars")
+# failures whose claim is that the first GPU kernel (the matmul) will fail: a matmul that ran contradicts them
+MATMUL_CLAIMS = ("wheel_newer_rocm",)
 
 
 def run_checks(f: Facts) -> list[Check]:
@@ -274,7 +276,8 @@ def reconcile(checks: list[Check]) -> list[Check]:
         return checks
     device = matmul.params.get("device", "GPU") if matmul else "GPU:0"
     for c in checks:
-        if c.id in KERNEL_SIDE and c.status == "fail" and (matmul is not None or c.outcome in NO_GPU_OUTCOMES):
+        side = c.id in KERNEL_SIDE or (matmul is not None and c.outcome in MATMUL_CLAIMS)
+        if side and c.status == "fail" and (matmul is not None or c.outcome in NO_GPU_OUTCOMES):
             seen = (f"TensorFlow ran a matmul on {device}" if matmul else
                     f"TensorFlow lists {listed.params.get('count')} GPU(s)")
             c.evidence = [f"was: {c.outcome}", *c.evidence, seen]
