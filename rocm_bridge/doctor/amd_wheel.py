@@ -172,6 +172,8 @@ def _driver_note(f: Facts, tag: str, fits_text: str) -> str:
     listed = compat.drivers_for_rocm(image_rocm) if image_rocm else ()
     host = compat.raw_parts(f.amdgpu_version)[:2] if f.amdgpu_version else None
     fits = host is not None and any(compat.raw_parts(d)[:2] == host for d in listed)
-    if fits or not listed:
-        return fits_text or f"# the image runs on this host's amdgpu driver ({f.amdgpu_version or '?'})"
+    if fits:
+        return fits_text or f"# this host's amdgpu driver ({f.amdgpu_version}) is one AMD lists for ROCm {image_rocm}"
+    if not listed:
+        return fits_text or f"# check that this host's amdgpu driver is listed for ROCm {image_rocm or '?'}"
     return f"# the image needs an amdgpu driver listed for ROCm {image_rocm} ({', '.join(listed)}): update the host driver first"
