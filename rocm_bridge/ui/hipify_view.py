@@ -18,7 +18,7 @@ from rocm_bridge.pages import page as by_key
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.presenter import CODE_PX, presenting
-from rocm_bridge.ui.state import push_url, share_link, url_state
+from rocm_bridge.ui.state import parse_flag, push_url, share_link, url_state
 from rocm_bridge.ui.theme import palette
 from rocm_bridge.ui.upload import file_upload
 from rocm_bridge.visual.style import blend
@@ -50,9 +50,10 @@ def options_panel() -> Options:
     left, right = st.columns([1, 2.2], vertical_alignment="bottom")
     with left:
         target = target_picker()
-    with right:
-        st.toggle(tr("hipify.page.opt_wavefront"), key=WAVE_KEY, bind="query-params",
-                  help=tr("hipify.page.opt_wavefront_help"))
+    with right:  # url_state, not bind=: a bad link value gets the same notice as the picker's
+        url_state(WAVE_KEY, False, cast=parse_flag)
+        st.toggle(tr("hipify.page.opt_wavefront"), key=WAVE_KEY, help=tr("hipify.page.opt_wavefront_help"))
+        push_url(WAVE_KEY)
     s = st.session_state
     return Options(roc=bool(s.get("hp_roc")), miopen=bool(s.get("hp_miopen")), experimental=bool(s.get("hp_exp")),
                    kernel_syntax=bool(s.get("hp_launch")), rocm_version=target, wavefront=bool(s.get(WAVE_KEY)))
