@@ -533,8 +533,15 @@ class Applied:
 def applied_rewrites(result: Result) -> list[Applied]:
     """Every target and wavefront rewrite the engine applied to this file, in line order (from
     Result.target_rewrites and Result.wave_rewrites)."""
+    from rocm_bridge.hipify import target as tg
+
     out = [Applied(r.line, r.col, "target", r.cuda_name, r.written, r.note, r.until, rule_source(r.cuda_name))
            for r in result.target_rewrites]
+    if tg.HALF_SHUFFLES in result.helpers:  # not a row of the table: 5.6's __half / __half2 shuffle overloads
+        first = next((r for r in result.target_rewrites if r.note == "hipify.target.sync_shuffle"), None)
+        if first is not None:
+            out.append(Applied(first.line, first.col, "target", "__half / __half2", tg.HALF_SHUFFLES,
+                               "hipify.target.shfl_half", tg.HALF_SHUFFLES_UNTIL, tg.HALF_SHUFFLES_SOURCE))
     out += [Applied(w.line, w.col, "wavefront", w.before, w.after, f"hipify.wave.{w.rule}", "", "")
             for w in result.wave_rewrites]
     out.sort(key=lambda a: (a.line, a.col))
