@@ -414,7 +414,8 @@ def applied_rows(fr: pm.FileResult) -> list[dict]:
                      "before": a.before, "after": a.after or i18n.t("hipify.applied.left", lg),
                      "why": i18n.t(a.note, lg),
                      "until": f"ROCm {a.until}" if a.until else i18n.t(f"hipify.applied.until_none_{a.kind}", lg),
-                     "source": a.source or i18n.t("hipify.applied.source_wavefront", lg)})
+                     "source": a.source or i18n.t("hipify.applied.source_wavefront", lg),
+                     "rule": a.before if a.kind == "target" else a.note})  # one explanation per rule
     return rows
 
 
@@ -432,10 +433,19 @@ def render_applied(fr: pm.FileResult) -> None:
         st.caption(tr("hipify.applied.none_wave" if opts.wavefront else "hipify.applied.none"))
         return
     st.caption(tr("hipify.applied.intro"))
-    st.dataframe([{tr(label): shown(row[key]) if isinstance(row[key], str) else row[key]
-                   for key, label in APPLIED_COLUMNS.items()} for row in rows], hide_index=True, width="stretch",
-                 column_config={tr("hipify.applied.col_why"): st.column_config.TextColumn(width="large"),
-                                tr("hipify.applied.col_source"): st.column_config.TextColumn(width="medium")})
+    table = ("line", "col", "kind", "before", "after", "until")  # why and source once per rule, below: a cell cuts them
+    st.dataframe([{tr(APPLIED_COLUMNS[k]): shown(row[k]) if isinstance(row[k], str) else row[k] for k in table}
+                  for row in rows], hide_index=True, width="stretch")
+    st.markdown(f"**{tr('hipify.applied.reasons')}**")
+    said = set()
+    for row in rows:
+        key = row["rule"]
+        if key in said:
+            continue
+        said.add(key)
+        # before / after can be the visitor's code (a wavefront rewrite's "% 32"): escaped
+        st.markdown(f"- **{md_escape(shown(row['before']))} → {md_escape(shown(row['after']))}** ({row['until']}): "
+                    f"{row['why']}  \n  {tr('hipify.applied.col_source')}: {md_escape(row['source'])}")
 
 
 def render_report(fr: pm.FileResult) -> None:

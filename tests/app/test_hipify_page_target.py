@@ -87,12 +87,16 @@ def test_report_and_flow_list_each_rewrite_with_source_and_release(app_test):
     rows = {(r["Line"], r["CUDA"]): r for _, r in table.iterrows()}
     shfl = rows[(10, "__shfl_down_sync")]
     assert shfl["Written"] == "__shfl_down" and shfl["Unnecessary from"] == "ROCm 6.2"
-    assert "amd_warp_sync_functions.h" in shfl["Source"]  # "as __shfl_sync" read through to the row it names
-    assert rows[(28, "__ballot_sync")]["Source"].startswith("ROCm/clr amd_warp_sync_functions.h")
     wave = rows[(9, "16")]
     assert wave["Written"] == "warpSize / 2" and wave["Rewritten for"] == "wavefront"
     assert wave["Unnecessary from"] == "none: the wavefront size belongs to the GPU"
     assert len(table) == 5  # two _sync calls, the loop's 16, % 32 and / 32
+    # why and the source once per rule, under the table ("as __shfl_sync" read through to the row it names)
+    reasons = [m.value for m in at.markdown if m.value.startswith("- **")]
+    assert len(reasons) == 4  # __shfl_down_sync, __ballot_sync, the reduction, the lane arithmetic (twice: once)
+    shfl_reason = next(r for r in reasons if r.startswith("- **\\_\\_shfl\\_down\\_sync → "))
+    assert "ROCm before 6.2 has only the mask-less shuffles" in shfl_reason
+    assert "amd\\_warp\\_sync\\_functions.h" in shfl_reason and "(ROCm 6.2)" in shfl_reason
     at = app_test(PAGE, hp_ex="warp_reduce", hp_view="flow", hp_rocm="5.2", hp_wave="true")
     assert any("5 rewrites for ROCm 5.2 and the wavefront" in m.value for m in at.markdown)
     flow = next(df.value for df in at.dataframe if "Written" in df.value.columns)
@@ -116,5 +120,6 @@ def test_target_and_rewrites_in_chinese(app_test):
     assert not at.exception
     assert any(h.value == "为 ROCm 5.2 与波前所做的改写" for h in at.subheader)
     table = next(df.value for df in at.dataframe if "写作" in df.value.columns)
-    assert "自此版本起不再需要" in table.columns and "原因" in table.columns
-    assert any("warpSize / 2" in r for r in table["写作"]) and any("波前" in r for r in table["原因"])
+    assert "自此版本起不再需要" in table.columns and any("warpSize / 2" in r for r in table["写作"])
+    assert any(m.value == "**原因，以及每条规则的来源：**" for m in at.markdown)
+    assert any(m.value.startswith("- **16 → warpSize / 2**") and "整个波前" in m.value for m in at.markdown)
