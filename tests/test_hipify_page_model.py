@@ -159,3 +159,43 @@ def test_non_utf8_upload_is_shown_decoded_and_downloads_the_cli_bytes(tmp_path, 
         assert "hipDeviceSynchronize();" in fr.result.output
         assert f.encoding == expected
         assert ("共享内存示例" if encoding == "gbk" else "mémoire partagée") in fr.result.output
+
+
+# --- the target ROCm on the page (compile_fit, settled_findings, applied_rewrites) ---------------------------------
+
+def _warp(opts):
+    from rocm_bridge.hipify.translator import Options
+
+    return pm.translate_files([pm.SourceFile("w.cu", pm.example_source("warp_reduce"))], Options(**opts))[0]
+
+
+def test_compile_fit_says_what_the_compiler_can_check_for_the_target():
+    newest = _warp({"rocm_version": "7.0"})
+    fit = pm.compile_fit(newest, "7.0", compiler="5.2")
+    assert fit.relation == "newer" and dict(fit.beyond) == {"__shfl_down_sync": "6.2", "__ballot_sync": "6.2"}
+    assert pm.compile_fit(newest, "6.1", compiler="5.2").beyond == ()  # 6.1 lacks them too: not "only here"
+    assert pm.compile_fit(_warp({"rocm_version": "5.2"}), "5.2", compiler="5.2").relation == "same"
+    assert pm.compile_fit(newest, "5.0", compiler="5.2").relation == "older"
+    assert pm.compile_fit(newest, "7.0", compiler="").relation == "none"
+
+
+def test_settled_findings_follow_the_rewrites_on_their_line():
+    plain = _warp({"rocm_version": "7.0"})
+    assert pm.settled_findings(plain) == {}
+    assert pm.left_for_you(plain, "7.0").lint_errors == 3
+    wave = _warp({"rocm_version": "7.0", "wavefront": True})
+    settled = {(wave.findings[k].rule, wave.findings[k].line): a.after for k, a in pm.settled_findings(wave).items()}
+    assert settled == {("warp_size_32", 9): "warpSize / 2", ("warp_size_32", 17): "% warpSize",
+                       ("warp_size_32", 18): "/ warpSize", ("lane_mask_32", 28): "~0ull"}
+    assert pm.left_for_you(wave, "7.0").lint_errors == 2  # the #define'd mask and the 32-bit ballot stay
+    old = _warp({"rocm_version": "5.2"})  # the _sync ballot's mask is dropped with the call
+    assert {(old.findings[k].rule, old.findings[k].line) for k in pm.settled_findings(old)} == {("lane_mask_32", 28)}
+
+
+def test_applied_rewrites_in_line_order_with_sources():
+    rows = pm.applied_rewrites(_warp({"rocm_version": "5.2", "wavefront": True}).result)
+    assert [(a.line, a.kind, a.after) for a in rows] == [
+        (9, "wavefront", "warpSize / 2"), (10, "target", "__shfl_down"), (17, "wavefront", "% warpSize"),
+        (18, "wavefront", "/ warpSize"), (28, "target", "__ballot")]
+    assert all(a.source for a in rows if a.kind == "target") and all(a.until == "6.2" for a in rows if a.kind == "target")
+    assert pm.rule_source("__shfl_down_sync") == pm.rule_source("__shfl_sync")  # "as __shfl_sync" read through

@@ -229,3 +229,49 @@ def test_simd_calls_get_their_helpers_and_compile_with_rocm_5_2(tmp_path):
     hip.write_text(r.output)
     proc = _compile(hip)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+# --- __half / __half2 shuffles before ROCm 5.6 (issue 28, item 5) -------------------------------------------------
+
+HALF_SHUFFLES = """#include <cuda_fp16.h>
+__global__ void k(__half* h, half2* h2, unsigned m) {
+  half2 v = h2[threadIdx.x];
+  for (int o = 16; o > 0; o /= 2) v = __hadd2(v, __shfl_down_sync(0xffffffff, v, o));
+  h2[0] = __shfl_xor_sync(m, v, 1);
+  h[0] = __shfl_sync(0xffffffff, h[1], 0);
+  h[1] = __shfl_up_sync(0xffffffff, h[2], 1, 16);
+}
+"""
+
+
+def test_half_shuffles_before_5_6_get_the_overloads_5_6_has(tmp_path):
+    """CUDA overloads the shuffles for __half / __half2; ROCm 5.2's plain __shfl* do not take them (hipcc: the
+    __half2 assignment has no matching function, the __half one is ambiguous). For a target before 5.6 the file gets
+    5.6's overloads (hipify_compat.h); the output compiles with hipcc 5.2, and without the section it does not."""
+    r = translate(HALF_SHUFFLES, Options(rocm_version="5.2"))
+    assert set(r.helpers) == {"hipify_shfl_half", "hipify_check_lanes"}
+    assert r.output.count("#define HIPIFY_SHFL_HALF\n") == 1
+    assert "h2[0] = (hipify_check_lanes(m), __shfl_xor(v, 1))" in r.output
+    hip = tmp_path / "half.hip"
+    hip.write_text(r.output)
+    proc = _compile(hip)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    section = tg.helper_sections()["hipify_shfl_half"]
+    without = tmp_path / "without.hip"
+    without.write_text(r.output.replace(section.rstrip("\n"), ""))
+    failed = _compile(without)
+    assert failed.returncode != 0
+    assert "no matching function for call to '__shfl_xor'" in failed.stderr
+    assert "call to '__shfl' is ambiguous" in failed.stderr
+    # 5.6 has the overloads, newer targets keep the _sync calls, and a file without a half type needs nothing
+    assert "hipify_shfl_half" not in translate(HALF_SHUFFLES, Options(rocm_version="5.6")).helpers
+    assert "__shfl_down(v, o)" in translate(HALF_SHUFFLES, Options(rocm_version="5.6")).output
+    assert not translate(HALF_SHUFFLES, Options()).helpers
+    plain = "__global__ void k(float* p) { p[0] = __shfl_xor_sync(0xffffffff, p[1], 1); } // __half in a comment\n"
+    assert translate(plain, Options(rocm_version="5.2")).helpers == []
+
+
+def test_half_shuffle_section_stands_down_where_the_headers_have_them():
+    section = tg.helper_sections()["hipify_shfl_half"]
+    assert "HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR < 6" in section and tg.HALF_SHUFFLES_UNTIL == "5.6"
+    assert section.count("__device__ inline") == 8  # __shfl, _up, _down, _xor for __half and __half2

@@ -31,6 +31,51 @@ __device__ inline void hipify_check_lanes(unsigned long long mask) {
 }
 #endif
 
+// @@ hipify_shfl_half
+#ifndef HIPIFY_SHFL_HALF
+#define HIPIFY_SHFL_HALF
+// CUDA's cuda_fp16.hpp overloads the warp shuffles for __half and __half2. HIP's plain __shfl, __shfl_up,
+// __shfl_down and __shfl_xor take them from ROCm 5.6 (ROCm/clr 32a9249d3); before, a __half argument is ambiguous
+// and a __half2 one matches nothing. These overloads move the value's 16 or 32 bits through the int shuffle, as
+// 5.6's do, and stand down where the headers already have them.
+#include <hip/hip_fp16.h>
+#if !defined(HIP_VERSION_MAJOR) || HIP_VERSION_MAJOR < 5 || (HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR < 6)
+#define HIPIFY_SHFL_HALF_BODY(T, CALL)                                                                                \
+  union {                                                                                                          \
+    int i;                                                                                                         \
+    T h;                                                                                                           \
+  } u;                                                                                                             \
+  u.h = var;                                                                                                       \
+  u.i = CALL;                                                                                                      \
+  return u.h;
+__device__ inline __half __shfl(__half var, int src_lane, int width = warpSize) {
+  HIPIFY_SHFL_HALF_BODY(__half, __shfl(u.i, src_lane, width))
+}
+__device__ inline __half2 __shfl(__half2 var, int src_lane, int width = warpSize) {
+  HIPIFY_SHFL_HALF_BODY(__half2, __shfl(u.i, src_lane, width))
+}
+__device__ inline __half __shfl_up(__half var, unsigned int delta, int width = warpSize) {
+  HIPIFY_SHFL_HALF_BODY(__half, __shfl_up(u.i, delta, width))
+}
+__device__ inline __half2 __shfl_up(__half2 var, unsigned int delta, int width = warpSize) {
+  HIPIFY_SHFL_HALF_BODY(__half2, __shfl_up(u.i, delta, width))
+}
+__device__ inline __half __shfl_down(__half var, unsigned int delta, int width = warpSize) {
+  HIPIFY_SHFL_HALF_BODY(__half, __shfl_down(u.i, delta, width))
+}
+__device__ inline __half2 __shfl_down(__half2 var, unsigned int delta, int width = warpSize) {
+  HIPIFY_SHFL_HALF_BODY(__half2, __shfl_down(u.i, delta, width))
+}
+__device__ inline __half __shfl_xor(__half var, int lane_mask, int width = warpSize) {
+  HIPIFY_SHFL_HALF_BODY(__half, __shfl_xor(u.i, lane_mask, width))
+}
+__device__ inline __half2 __shfl_xor(__half2 var, int lane_mask, int width = warpSize) {
+  HIPIFY_SHFL_HALF_BODY(__half2, __shfl_xor(u.i, lane_mask, width))
+}
+#undef HIPIFY_SHFL_HALF_BODY
+#endif
+#endif
+
 // The SIMD-in-a-word intrinsics (CUDA Math API, 'SIMD Intrinsics'): HIP has none of them (HIPIFY lists them
 // as unsupported). Each works lane by lane on the 8- or 16-bit parts of 32-bit words, as CUDA documents.
 

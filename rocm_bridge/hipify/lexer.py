@@ -51,7 +51,7 @@ class Lexed:
 
     __slots__ = ("text", "id_starts", "id_names", "includes", "op_starts", "op_ends", "op_kinds", "launches",
                  "unterminated", "excluded_launches", "_line_starts", "_masked", "_brackets", "_conditionals",
-                 "_full_masks")
+                 "_full_masks", "_half_types")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -68,6 +68,7 @@ class Lexed:
         self._brackets: tuple[dict[int, int], dict[int, list[int]]] | None = None
         self._conditionals = None
         self._full_masks: set[str] | None = None  # names defined as the full lane mask (translator, --rocm-version)
+        self._half_types: bool | None = None  # the code uses __half / half2 ... (target.half_shuffles_needed)
         self.excluded_launches: set[int] = set()  # indices into launches skipped by the caller
 
     @property

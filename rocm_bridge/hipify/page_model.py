@@ -407,14 +407,16 @@ class LeftForYou:
 
 
 def left_for_you(fr: FileResult, target: str = "") -> LeftForYou:
+    """Lint errors the target or wavefront rewrites settled (settled_findings) are not left."""
     from rocm_bridge.hipify.minrocm import minimum_rocm, short
 
     s = summarize(fr.result)
     against = target or compiler_rocm()
     minimum = minimum_rocm(fr.result, against) if against else None
     too_new = tuple((r.hip_name, short(r.added)) for r in minimum.too_new) if minimum else ()
-    return LeftForYou(s.unsupported + s.experimental, sum(1 for f in fr.findings if f.severity == "error"), too_new,
-                      against, not target and bool(against))
+    settled = settled_findings(fr)
+    errors = sum(1 for k, f in enumerate(fr.findings) if f.severity == "error" and k not in settled)
+    return LeftForYou(s.unsupported + s.experimental, errors, too_new, against, not target and bool(against))
 
 
 # ---- pasted code in the link: compressed, bounded ----
@@ -464,3 +466,134 @@ def pasted_name(text: str) -> str:
     """A download name for code that is not an example or an upload: its first kernel's name, else 'pasted'."""
     found = _KERNEL.search(text[:200_000])
     return f"{found.group(1)[:60]}.hip" if found else "pasted.hip"
+
+
+# ---- the target ROCm and the wavefront rewrite: the picker's releases and what each applied ----
+
+@lru_cache(maxsize=1)
+def target_releases() -> tuple[str, ...]:
+    """The ROCm releases the page can translate for, newest first: every release the mapping table dates a HIP API
+    to (from minrocm.FLOOR: HIPIFY's older numbers are HIP's own) and every release a target rule names as the one
+    that makes it unnecessary (data/hipify_target_rules.csv). A release between two of them translates and checks
+    like the older one: nothing the tables know changed in it."""
+    import csv
+
+    from rocm_bridge.hipify import target as tg
+    from rocm_bridge.hipify.index import DATA_DIR
+    from rocm_bridge.hipify.minrocm import FLOOR, _key, short
+
+    found = {r.until for r in tg.rules().values() if r.until}
+    with open(Path(DATA_DIR) / "hipify_mappings.csv", newline="", encoding="utf-8") as fh:
+        found.update(row["hip_added"] for row in csv.DictReader(fh) if row["hip_added"])
+    releases = {short(v) for v in found if _key(v) >= _key(FLOOR)}
+    return tuple(sorted(releases, key=_key, reverse=True))
+
+
+def target_release(value: str) -> str | None:
+    """A link's release as one of target_releases(): "5.2.0" -> "5.2", "" -> the newest, a release the tables do
+    not list -> the newest listed one before it (it translates the same: "6.4" -> "6.3"); None for text that is not
+    a release, or one older than every listed release."""
+    from rocm_bridge.hipify.minrocm import _key, valid_version
+
+    value = str(value).strip()
+    releases = target_releases()
+    if not value:
+        return releases[0]
+    if not valid_version(value):
+        return None
+    return next((r for r in releases if _key(r) <= _key(value)), None)
+
+
+def rule_source(name: str) -> str:
+    """The source of a target rule, a row that says "as __shfl_sync ..." read through to the row it names."""
+    from rocm_bridge.hipify import target as tg
+
+    rules = tg.rules()
+    source = rules[name].source
+    head, _, rest = source.partition(";")
+    if head.startswith("as ") and head[3:].strip() in rules and head[3:].strip() != name:
+        return rule_source(head[3:].strip()) + (f"; {rest.strip()}" if rest.strip() else "")
+    return source
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One rewrite applied for the target ROCm or the wavefront, for the report's and the flow's line-by-line list."""
+
+    line: int
+    col: int
+    kind: str  # "target" (data/hipify_target_rules.csv) | "wavefront" (rocm_bridge.hipify.wavefront)
+    before: str  # the CUDA text
+    after: str  # what was written ("" = left for a person)
+    note: str  # catalog key of why
+    until: str  # the ROCm release that makes it unnecessary ("" = none: no release has it, or not a ROCm matter)
+    source: str  # the rule's source ("" for a wavefront rewrite: the catalog says it)
+
+
+def applied_rewrites(result: Result) -> list[Applied]:
+    """Every target and wavefront rewrite the engine applied to this file, in line order (from
+    Result.target_rewrites and Result.wave_rewrites)."""
+    from rocm_bridge.hipify import target as tg
+
+    out = [Applied(r.line, r.col, "target", r.cuda_name, r.written, r.note, r.until, rule_source(r.cuda_name))
+           for r in result.target_rewrites]
+    if tg.HALF_SHUFFLES in result.helpers:  # not a row of the table: 5.6's __half / __half2 shuffle overloads
+        first = next((r for r in result.target_rewrites if r.note == "hipify.target.sync_shuffle"), None)
+        if first is not None:
+            out.append(Applied(first.line, first.col, "target", "__half / __half2", tg.HALF_SHUFFLES,
+                               "hipify.target.shfl_half", tg.HALF_SHUFFLES_UNTIL, tg.HALF_SHUFFLES_SOURCE))
+    out += [Applied(w.line, w.col, "wavefront", w.before, w.after, f"hipify.wave.{w.rule}", "", "")
+            for w in result.wave_rewrites]
+    out.sort(key=lambda a: (a.line, a.col))
+    return out
+
+
+@dataclass(frozen=True)
+class CompileFit:
+    """How the compile lab's compiler (ROCm 5.2's headers, for hipcc 5.2 and clang 22 alike) stands to the target:
+    `relation` is "none" (no compiler here), "same", "older" (the target is older than the compiler) or "newer";
+    `beyond` the HIP APIs of the file that the target has and the compiler's headers lack (errors here only)."""
+
+    target: str
+    compiler: str
+    relation: str
+    beyond: tuple[tuple[str, str], ...]  # (HIP name, ROCm release that added it)
+
+
+def compile_fit(fr: FileResult, target: str, compiler: str | None = None) -> CompileFit:
+    from rocm_bridge.hipify.minrocm import _key, minimum_rocm, short
+
+    compiler = compiler_rocm() if compiler is None else compiler
+    if not compiler:
+        return CompileFit(target, "", "none", ())
+    if _key(target) == _key(compiler):
+        return CompileFit(target, compiler, "same", ())
+    if _key(target) < _key(compiler):
+        return CompileFit(target, compiler, "older", ())
+    beyond = tuple((r.hip_name, short(r.added)) for r in minimum_rocm(fr.result, compiler).too_new
+                   if _key(r.added) <= _key(target))
+    return CompileFit(target, compiler, "newer", beyond)
+
+
+# which rewrites settle which lint rule on their line: the lint reads the CUDA source, so a finding stays in the
+# list, marked with the rewrite that made it right (a 0xffffffff mask dropped with the _sync call, or made ~0ull;
+# a 16 / 32 / % 32 made warpSize arithmetic). A #define of the mask or of WARP_SIZE is never rewritten: it stays.
+SETTLES = {"warp_size_32": frozenset({"hipify.wave.reduction", "hipify.wave.butterfly", "hipify.wave.lane"}),
+           "lane_mask_32": frozenset({"hipify.wave.mask", "hipify.target.sync_shuffle", "hipify.target.sync_vote"})}
+
+
+def settled_findings(fr: FileResult) -> dict[int, Applied]:
+    """Index of a lint finding -> the target or wavefront rewrite on its line that made it right."""
+    if not fr.result.target_rewrites and not fr.result.wave_rewrites:
+        return {}
+    by_line: dict[int, list[Applied]] = {}
+    for a in applied_rewrites(fr.result):
+        if a.after:
+            by_line.setdefault(a.line, []).append(a)
+    out = {}
+    for k, f in enumerate(fr.findings):
+        fixes = SETTLES.get(f.rule, frozenset())
+        hit = next((a for a in by_line.get(f.line, ()) if a.note in fixes), None)
+        if hit is not None:
+            out[k] = hit
+    return out

@@ -105,6 +105,29 @@ def full_mask(arg: str, full_names: set[str]) -> bool:
     return FULL_MASK.match(arg) is not None or arg in full_names
 
 
+# CUDA's cuda_fp16.hpp overloads every shuffle for __half and __half2; HIP's plain __shfl / __shfl_up / __shfl_down /
+# __shfl_xor got those overloads in ROCm 5.6 (ROCm/clr 32a9249d3 "Added support for half/half2 data types for warp
+# shuffle functions", in rocm-5.6.0, not in ROCm/hipamd rocm-5.5.1). Before, the plain shuffle a drop_mask rule
+# writes does not take them: hipcc 5.2 says "call to '__shfl_xor' is ambiguous" for a __half and "no matching
+# function" for a __half2 (tests/test_hipify_target.py). A file that uses a half type then gets 5.6's overloads.
+HALF_SHUFFLES = "hipify_shfl_half"  # the section of hipify_compat.h
+HALF_SHUFFLES_UNTIL = "5.6"
+HALF_SHUFFLES_SOURCE = ("ROCm/clr 32a9249d3 (in rocm-5.6.0; ROCm/hipamd rocm-5.5.1 lacks it): __half / __half2 "
+                        "overloads of __shfl, __shfl_up, __shfl_down, __shfl_xor in amd_hip_fp16.h")
+_HALF_TYPE = re.compile(r"(?<![\w.])(?:__half2?|half2?|__half2_raw|__half_raw)(?!\w)")
+
+
+def half_shuffles_needed(rule: TargetRule, target: str, lexed) -> bool:
+    """True when a _sync shuffle is written as the plain one for a target before 5.6 in a file whose code (comments
+    and literals blanked) uses a half type; the scan runs once per file."""
+    if rule.note != "hipify.target.sync_shuffle" or not target or version_key(target) >= version_key(HALF_SHUFFLES_UNTIL):
+        return False
+    found = getattr(lexed, "_half_types", None)
+    if found is None:
+        found = lexed._half_types = _HALF_TYPE.search(lexed.masked) is not None
+    return found
+
+
 def helper_sections() -> dict[str, str]:
     """hipify_compat.h's sections by name."""
     with open(COMPAT_H, encoding="utf-8") as fh:

@@ -360,6 +360,8 @@ def _target_rewrite(lexed: Lexed, name: str, start: int, end: int, hip: str, opt
                 _want_helper(result, "hipify_check_lanes")
                 comment = f"/* hipify: {name} before ROCm {rule.until}; its lanes are checked */"
             edits.append((close + 1, close + 1, " " + comment))
+            if tg.half_shuffles_needed(rule, opts.rocm_version, lexed):
+                _want_helper(result, tg.HALF_SHUFFLES)  # HIP's plain shuffles take __half / __half2 from 5.6
         elif kind == "call_text":
             spans, close = args
             if spans:

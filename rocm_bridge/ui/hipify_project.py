@@ -9,34 +9,25 @@ from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.hipify import project as pj
 from rocm_bridge.hipify import report as rp
 from rocm_bridge.hipify.buildfiles import DEFAULT_ARCH, build_kind
-from rocm_bridge.hipify.minrocm import minimum_rocm, valid_version
+from rocm_bridge.hipify.minrocm import minimum_rocm
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
-from rocm_bridge.ui.state import push_url, url_state
 
 UPLOAD_KEY = "hp_upload"  # the page's file_uploader (rocm_bridge.ui.hipify_view)
-SHOWN_KEY = "_hp_rocm_in_project"  # the project report drew the ROCm input in this run (one widget per key)
 
 
 def _target() -> str:
-    """The ROCm release to check against (?hp_rocm=5.2), "" for none; a bad value gets a notice."""
-    url_state("hp_rocm", "", valid=lambda v: v == "" or valid_version(v))
-    value = st.text_input(tr("hipify.minrocm.target"), key="hp_rocm", placeholder="5.2", max_chars=12).strip()
-    push_url("hp_rocm")
-    if value and not valid_version(value):
-        st.warning(tr("hipify.minrocm.bad_version", value=md_escape(value)))
-        return ""
-    return value
+    """The target ROCm of the page's picker (rocm_bridge.ui.hipify_view.target_picker, ?hp_rocm=): the release the
+    file is translated for is the one it is checked against."""
+    from rocm_bridge.ui.hipify_view import typed_rocm
+
+    return typed_rocm()
 
 
 def render_minimum_rocm(fr) -> None:
-    """Minimum ROCm of one translated file, the APIs that raise it, and those newer than the chosen release."""
+    """Minimum ROCm of one translated file, the APIs that raise it, and those newer than the target release."""
     st.subheader(tr("hipify.minrocm.title"))
-    if st.session_state.pop(SHOWN_KEY, False):
-        value = str(st.session_state.get("hp_rocm", "")).strip()
-        target = value if valid_version(value) else ""
-    else:
-        target = _target()
+    target = _target()
     minimum = minimum_rocm(fr.result, target)
     if not minimum.version:
         st.caption(tr("hipify.minrocm.none"))
@@ -80,7 +71,6 @@ def render_project(results) -> None:
         st.warning(tr("hipify.project.bad_arch", value=md_escape(arch)))
         arch = DEFAULT_ARCH
     target = _target()
-    st.session_state[SHOWN_KEY] = True
     opts = results[0].result.options
     project = pj.build_project([(fr.path, fr.result, fr.findings) for fr in results], _build_files(), opts,
                                target, arch)

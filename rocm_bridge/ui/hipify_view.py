@@ -7,6 +7,7 @@ import html
 
 import streamlit as st
 
+from rocm_bridge import i18n
 from rocm_bridge.errors import RocmBridgeError
 from rocm_bridge.hipify import page_model as pm
 from rocm_bridge.hipify import report as rp
@@ -17,7 +18,7 @@ from rocm_bridge.pages import page as by_key
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import formula_card, lang, show_error, source_note, tr
 from rocm_bridge.ui.presenter import CODE_PX, presenting
-from rocm_bridge.ui.state import push_url, share_link, url_state
+from rocm_bridge.ui.state import parse_flag, push_url, share_link, url_state
 from rocm_bridge.ui.theme import palette
 from rocm_bridge.ui.upload import file_upload
 from rocm_bridge.visual.style import blend
@@ -37,15 +38,42 @@ CODE_KEY, LOADED_KEY, VERSION_KEY, PLAIN_KEY, TEXT_KEY = "hp_code", "hp_loaded",
 ENCODING_KEY = "hp_encoding"  # what the loaded upload was read as (the download is written back in it)
 
 
+ROCM_KEY, WAVE_KEY = "hp_rocm", "hp_wave"  # the target ROCm (?hp_rocm=6.1) and --wavefront (?hp_wave=true)
+
+
 def options_panel() -> Options:
     st.caption(tr("hipify.page.options"))
     cols = st.columns([1, 1, 1.2, 2])
     for col, (key, label, help_key) in zip(cols, OPTION_KEYS, strict=True):
         with col:
             st.toggle(label, key=key, bind="query-params", help=tr(f"hipify.page.{help_key}"))
+    left, right = st.columns([1, 2.2], vertical_alignment="bottom")
+    with left:
+        target = target_picker()
+    with right:  # url_state, not bind=: a bad link value gets the same notice as the picker's
+        url_state(WAVE_KEY, False, cast=parse_flag)
+        st.toggle(tr("hipify.page.opt_wavefront"), key=WAVE_KEY, help=tr("hipify.page.opt_wavefront_help"))
+        push_url(WAVE_KEY)
     s = st.session_state
     return Options(roc=bool(s.get("hp_roc")), miopen=bool(s.get("hp_miopen")), experimental=bool(s.get("hp_exp")),
-                   kernel_syntax=bool(s.get("hp_launch")))
+                   kernel_syntax=bool(s.get("hp_launch")), rocm_version=target, wavefront=bool(s.get(WAVE_KEY)))
+
+
+def target_picker() -> str:
+    """The ROCm release to translate for and check against (?hp_rocm=), newest first, default the newest: the one
+    release the translation, "left for you", the minimum-ROCm section and the compile lab's note all use. Old links
+    carry ?hp_rocm= from the free-text box this replaces: empty means the newest, an unlisted release the listed one
+    before it (it translates the same), anything else falls back with a notice."""
+    releases = pm.target_releases()
+    url_state(ROCM_KEY, releases[0], cast=lambda v: pm.target_release(v) or "", valid=releases)
+    if st.session_state.get(ROCM_KEY) not in releases:  # a value set by other code: the newest
+        st.session_state[ROCM_KEY] = releases[0]
+    lg, newest = lang(), releases[0]
+    value = st.selectbox(tr("hipify.page.target_rocm"), releases, key=ROCM_KEY,
+                         format_func=lambda v: i18n.t("hipify.page.target_newest", lg, version=v) if v == newest
+                         else f"ROCm {v}", help=tr("hipify.page.target_help"))
+    push_url(ROCM_KEY)
+    return value or newest
 
 
 def shown(text: str) -> str:
@@ -205,8 +233,26 @@ def panes(files: list[pm.SourceFile], opts: Options) -> list[pm.FileResult]:
     code_in_link(code)
     with st.expander(tr("compile.page.hipify_expander"), icon=":material/build:"):  # the compile lab on the HIP
         from rocm_bridge.ui.compile_view import compile_panel
+        compile_note(results[0])
         compile_panel(results[0].result.output, "hp_cl")
     return results
+
+
+def compile_note(fr: pm.FileResult) -> None:
+    """What the compile lab's compiler can and cannot check for the target ROCm. Both of its compilers build
+    against ROCm 5.2's headers (hipcc 5.2; clang 22 for today's code generation), so hipcc stays the default: it is
+    the target's own compiler for ROCm 5.2, and for any other target the note says what a build here proves."""
+    fit = pm.compile_fit(fr, typed_rocm())
+    if fit.relation == "none":
+        return
+    if fit.relation != "newer":
+        st.caption(tr(f"hipify.compile.{fit.relation}", target=fit.target, compiler=fit.compiler))
+        return
+    names = ", ".join(f"`{n}` ({v})" for n, v in fit.beyond[:6])  # names from the mapping table
+    st.info(tr("hipify.compile.newer", target=fit.target, compiler=fit.compiler) + " "
+            + (tr("hipify.compile.beyond", n=len(fit.beyond), target=fit.target, compiler=fit.compiler, names=names)
+               if fit.beyond else tr("hipify.compile.beyond_none", target=fit.target, compiler=fit.compiler)),
+            icon=":material/info:")
 
 
 def project_picker(results: list[pm.FileResult]) -> pm.FileResult:
@@ -319,11 +365,9 @@ def render_diff(fr: pm.FileResult) -> None:
 
 
 def typed_rocm() -> str:
-    """The ROCm release typed into the minimum-ROCm box (?hp_rocm=), "" for none or a bad one."""
-    from rocm_bridge.hipify.minrocm import valid_version
-
-    value = str(st.session_state.get("hp_rocm", st.query_params.get("hp_rocm", ""))).strip()
-    return value if value and valid_version(value) else ""
+    """The target ROCm release of the picker (?hp_rocm=): what the page translates for and checks against."""
+    value = str(st.session_state.get(ROCM_KEY, "")).strip()
+    return value if value in pm.target_releases() else pm.target_releases()[0]
 
 
 def compile_failed(fr: pm.FileResult) -> bool | None:
@@ -336,7 +380,8 @@ def compile_failed(fr: pm.FileResult) -> bool | None:
 
 def left_story(fr: pm.FileResult) -> pm.LeftForYou:
     """What is left for you, said once at the top of the report: the same count the metric, the flow and the
-    minimum-ROCm section use, with the compile lab's last result on this code."""
+    minimum-ROCm section use, against the target ROCm of the picker, with the compile lab's last result on this
+    code."""
     left = pm.left_for_you(fr, typed_rocm())
     failed = compile_failed(fr)
     lines = []
@@ -346,19 +391,61 @@ def left_story(fr: pm.FileResult) -> pm.LeftForYou:
         lines.append(tr("hipify.left.lint", n=left.lint_errors))
     if left.too_new:
         newest = max((v for _n, v in left.too_new), key=lambda v: tuple(int(x) for x in v.split(".")))
-        key = "hipify.left.too_new_compiler" if left.against_compiler else "hipify.left.too_new"
-        lines.append(tr(key, n=len(left.too_new), version=newest, against=left.against,
+        lines.append(tr("hipify.left.too_new", n=len(left.too_new), version=newest, against=left.against,
                         names=", ".join(f"`{n}`" for n, _v in left.too_new[:4])))  # names from the mapping table
     if failed:
-        lines.append(tr("hipify.left.compile_failed"))
+        fit = pm.compile_fit(fr, typed_rocm())
+        lines.append(tr("hipify.left.compile_failed_newer", compiler=fit.compiler, target=fit.target, n=len(fit.beyond))
+                     if fit.beyond else tr("hipify.left.compile_failed"))
     if lines:
         st.warning(tr("hipify.left.title", n=left.total + (1 if failed and not left.total else 0)) + "\n\n"
                    + "\n".join(f"- {line}" for line in lines))
-    elif left.against:
-        st.success(tr("hipify.left.none", against=left.against))
     else:
-        st.success(tr("hipify.left.none_unchecked"))
+        st.success(tr("hipify.left.none", against=left.against))
     return left
+
+
+def applied_rows(fr: pm.FileResult) -> list[dict]:
+    """The target and wavefront rewrites applied to this file, one row each (the engine's own records)."""
+    lg = lang()
+    rows = []
+    for a in pm.applied_rewrites(fr.result):
+        rows.append({"line": a.line, "col": a.col, "kind": i18n.t(f"hipify.applied.kind_{a.kind}", lg),
+                     "before": a.before, "after": a.after or i18n.t("hipify.applied.left", lg),
+                     "why": i18n.t(a.note, lg),
+                     "until": f"ROCm {a.until}" if a.until else i18n.t(f"hipify.applied.until_none_{a.kind}", lg),
+                     "source": a.source or i18n.t("hipify.applied.source_wavefront", lg),
+                     "rule": a.before if a.kind == "target" else a.note})  # one explanation per rule
+    return rows
+
+
+APPLIED_COLUMNS = {"line": "hipify.col.line", "col": "hipify.col.col", "kind": "hipify.applied.col_kind",
+                   "before": "hipify.col.cuda", "after": "hipify.applied.col_written", "why": "hipify.applied.col_why",
+                   "until": "hipify.applied.col_until", "source": "hipify.applied.col_source"}
+
+
+def render_applied(fr: pm.FileResult) -> None:
+    """What was rewritten for the target ROCm and the wavefront, line by line, or why nothing was."""
+    opts = fr.result.options
+    st.subheader(tr("hipify.applied.title", target=opts.rocm_version or pm.target_releases()[0]))
+    rows = applied_rows(fr)
+    if not rows:
+        st.caption(tr("hipify.applied.none_wave" if opts.wavefront else "hipify.applied.none"))
+        return
+    st.caption(tr("hipify.applied.intro"))
+    table = ("line", "col", "kind", "before", "after", "until")  # why and source once per rule, below: a cell cuts them
+    st.dataframe([{tr(APPLIED_COLUMNS[k]): shown(row[k]) if isinstance(row[k], str) else row[k] for k in table}
+                  for row in rows], hide_index=True, width="stretch")
+    st.markdown(f"**{tr('hipify.applied.reasons')}**")
+    said = set()
+    for row in rows:
+        key = row["rule"]
+        if key in said:
+            continue
+        said.add(key)
+        # before / after can be the visitor's code (a wavefront rewrite's "% 32"): escaped
+        st.markdown(f"- **{md_escape(shown(row['before']))} → {md_escape(shown(row['after']))}** ({row['until']}): "
+                    f"{row['why']}  \n  {tr('hipify.applied.col_source')}: {md_escape(row['source'])}")
 
 
 def render_report(fr: pm.FileResult) -> None:
@@ -394,6 +481,7 @@ def render_report(fr: pm.FileResult) -> None:
             for x in result.launches],
            {"line": "hipify.col.line", "kernel": "hipify.col.kernel", "rewritten": "hipify.col.rewritten",
             "note": "hipify.col.note"})
+    render_applied(fr)
     from rocm_bridge.ui.hipify_project import render_minimum_rocm  # minimum ROCm section (hipify-data)
 
     render_minimum_rocm(fr)
@@ -407,8 +495,11 @@ def render_lint(fr: pm.FileResult) -> None:
     if not fr.findings:
         st.success(tr("hipify.page.lint_clean"))
         return
+    settled = pm.settled_findings(fr)
+    if settled:
+        st.info(tr("hipify.applied.lint_settled", n=len(settled)))
     # one card per finding: a table cell would cut the explanations; the user's code is shown only through st.code
-    for f, row in zip(fr.findings, rp.lint_rows(list(fr.findings), lang()), strict=True):
+    for k, (f, row) in enumerate(zip(fr.findings, rp.lint_rows(list(fr.findings), lang()), strict=True)):
         row["rule_id"] = f.rule
         severity = row["severity"]
         with st.container(border=True):
@@ -417,6 +508,10 @@ def render_lint(fr: pm.FileResult) -> None:
             st.code(row["code"], language="cpp")
             st.markdown(f"**{tr('hipify.col.why')}:** {row['why']}")
             st.markdown(f"**{tr('hipify.col.fix')}:** {row['fix']}")
+            if k in settled:  # the written text comes from the rules table or wavefront.py, escaped all the same
+                a = settled[k]
+                st.success(tr(f"hipify.applied.settled_{a.kind}", written=md_escape(a.after),
+                              target=fr.result.options.rocm_version), icon=":material/check:")
             if row["rule_id"] in pm.WAVEFRONT_RULES:
                 st.page_link(by_key("ch9").file, label=tr("hipify.page.wavefront_link"), icon=":material/waves:",
                              query_params={"wavefront_step": "3", "lang": lang()})
@@ -424,7 +519,8 @@ def render_lint(fr: pm.FileResult) -> None:
 
 def render_flow(fr: pm.FileResult) -> None:
     flow = pm.migration_flow(fr.result, fr.findings)
-    flow.report["left"] = pm.left_for_you(fr, typed_rocm()).total
+    left = pm.left_for_you(fr, typed_rocm())
+    flow.report["left"], flow.report["lint_errors"] = left.total, left.lint_errors  # less what the rewrites settled
     with st.container(border=True):
         st.markdown(f"**{tr('hipify.flow.scan')}**")
         st.write(tr("hipify.flow.scan_body", **flow.scan))
@@ -436,6 +532,10 @@ def render_flow(fr: pm.FileResult) -> None:
     with st.container(border=True):
         st.markdown(f"**{tr('hipify.flow.rewrite')}**")
         st.write(tr("hipify.flow.rewrite_body", **flow.rewrite))
+        rows = applied_rows(fr)
+        if rows:  # the target's and the wavefront's rewrites, line by line (the report's table, shorter)
+            st.write(tr("hipify.flow.applied", n=len(rows), target=typed_rocm()))
+            _table(rows, {k: APPLIED_COLUMNS[k] for k in ("line", "before", "after", "until")})
     with st.container(border=True):
         st.markdown(f"**{tr('hipify.flow.report')}**")
         pct = flow.report["percentage"]

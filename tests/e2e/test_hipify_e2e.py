@@ -20,7 +20,7 @@ def test_pick_an_example_and_see_hip(app_server, page):
     frame = page.frame_locator('iframe[title*="code_editor"]').first
     frame.locator(".ace_editor").wait_for(timeout=30_000)
 
-    page.get_by_test_id("stSelectbox").first.click()
+    page.get_by_test_id("stSelectbox").filter(has_text="Example").first.click()  # not the Target ROCm picker
     page.get_by_role("option", name="cuBLAS SGEMM").click()
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=\"stCode\"]')].some(e => e.innerText.includes('hipblasSgemm'))",

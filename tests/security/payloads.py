@@ -33,7 +33,7 @@ NAME_PAYLOADS: tuple[str, ...] = (
 )
 # Every query key a page reads (url_state, bind="query-params", the stack / hardware / coverage links).
 QUERY_KEYS: tuple[str, ...] = (
-    "hp_ex", "hp_view", "hp_roc", "cv_model", "cv_phase", "cv_recorded", "cv_source", "cv_reg", "doc_sys",
+    "hp_ex", "hp_view", "hp_roc", "hp_rocm", "hp_wave", "cv_model", "cv_phase", "cv_recorded", "cv_source", "cv_reg", "doc_sys",
     "lv_backend", "lv_mode", "hw_gpus", "hw_gcd", "hw_base", "hw_prec", "st_comp", "st_trace", "st_hipnv",
     "ch1_comp", "ch1_trace", "fl_formula", "fl_po_list", "fl_tp_hw", "fl_tp_workload", "fl_cv_hw", "qz_chapter",
 )
