@@ -428,7 +428,8 @@ def _write_table() -> None:
         "",
         "Written by `ROCM_BRIDGE_PICTURE_SHOTS=1 python -m pytest tests/e2e/test_backrow_e2e.py`: each picture at its",
         "print step, presenter mode, 1280x720, light theme; the smallest on-screen font size the back-row test",
-        "measured over the steps it opened (first and last, every variant).",
+        "measured over the steps it opened (first and last, every variant). `en, dark`: the same in the dark theme,",
+        "saved by the test's dark check (test_picture_reads_in_the_dark) for the pictures in its DARK_SHOTS.",
         "",
         "| Picture | Page | Frames | Smallest font (en / zh) | Screenshots |",
         "|---|---|---|---|---|",
@@ -446,7 +447,8 @@ def _write_table() -> None:
             continue
         sizes = " / ".join(f"{_SMALLEST[(pid, lang)]:.1f} px" if (pid, lang) in _SMALLEST else "-"
                            for lang in i18n.LANGS)
-        shots = " ".join(f"[{lang}]({pid}-{lang}.png)" for lang in i18n.LANGS)
+        shots = " ".join([f"[{lang}]({pid}-{lang}.png)" for lang in i18n.LANGS]
+                         + [f"[en, dark]({pid}-en-dark.png)"] * (DOCS / f"{pid}-en-dark.png").exists())
         lines.append(f"| {pid} | {spec.page} | {spec.steps} | {sizes} | {shots} |")
     (DOCS / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
