@@ -86,6 +86,30 @@ def test_contrast_blend_and_text_on_fills():
     assert style.text_on(style.blend("#C8102E", style.BACKGROUND["dark"], 0.35)) == "#FFFFFF"
 
 
+@pytest.mark.parametrize("theme_", style.THEMES)
+def test_legible_and_faded_lines_keep_3_to_1_on_the_page(theme_):
+    bg = style.BACKGROUND[theme_]
+    for colour in [*style.VENDOR_COLORS.values(), *style.DTYPE_COLORS.values(), *style.STATUS_COLORS.values()]:
+        shade = style.legible(colour, bg)
+        assert style.contrast_ratio(shade, bg) >= style.LINE_CONTRAST, (colour, shade)
+        if style.contrast_ratio(colour, bg) >= style.LINE_CONTRAST:
+            assert shade == colour  # a colour that already reads is left alone
+        dim = style.faded(colour, bg, 0.35)
+        assert style.contrast_ratio(dim, bg) >= style.LINE_CONTRAST, (colour, dim)
+    assert style.legible("#76B900", "#FFFFFF") != "#76B900"  # NVIDIA green on white paper: 2.4:1
+    # faded keeps the fading where it can: indigo on white at 35 % is 1.8:1, raised only as far as 3:1
+    indigo = style.faded("#332288", "#FFFFFF", 0.35)
+    assert style.contrast_ratio(indigo, "#FFFFFF") < style.contrast_ratio("#332288", "#FFFFFF")
+
+
+def test_casing_reads_against_every_part_colour_and_the_highlight():
+    from rocm_bridge.stack.figure import HIGHLIGHT
+
+    for part in ("dispatch", "kernel", "sync"):  # the per-op picture cuts its bars with it
+        assert style.contrast_ratio(style.CASING, style.PART_COLORS[part]) >= 4.5, part
+    assert style.contrast_ratio(style.CASING, HIGHLIGHT) >= 4.5
+
+
 @pytest.mark.parametrize("name", ["light", "dark"])
 def test_stack_diagram_is_drawn_in_the_theme_colours(name):
     from rocm_bridge import stack

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rocm_bridge import hardware as hw
 from rocm_bridge.hardware.measured import HostMeasurement
+from rocm_bridge.visual import style
 from rocm_bridge.visual import svg as s
 from rocm_bridge.visual.pictures import Frame
 from rocm_bridge.wavefront.draw import fitted, legend, tr
@@ -89,7 +90,7 @@ def roofline_frame(step: int, lang: str, theme: str = "light", measurement: Host
     ridges = []
     for g in gpus:
         peak, bw = g.value(PRECISION), g.value("memory_bandwidth_tbs")
-        colour = pal.vendor_color(g.vendor)
+        colour = style.legible(pal.vendor_color(g.vendor), pal.background)  # NVIDIA green on white: 2.4:1
         p.path(_roof_path(peak, bw), stroke=colour, width=4)
         ridge = hw.ridge_point(peak, bw)
         ridges.append((g, ridge, peak, bw))
@@ -113,10 +114,11 @@ def roofline_frame(step: int, lang: str, theme: str = "light", measurement: Host
         if point:
             ridge, tflops = point
             p.path(_roof_path(tflops, m.d2d_gbs / 1000.0), stroke=pal.ink, width=2)
-            p.circle(_x(ridge), _y(tflops), 10, fill=pal.status["warn"], stroke=pal.ink)
+            you = style.legible(pal.status["warn"], pal.background)  # the fp32 orange on white: 2.1:1
+            p.circle(_x(ridge), _y(tflops), 10, fill=you, stroke=pal.ink)
             who = t("recorded", device=m.device_name) if m.recorded else t("yours", device=m.device_name)
             items.append((t("you_point", who=who, ridge=f"{ridge:.0f}", tflops=f"{tflops:.0f}"),
-                          _swatch(pal.status["warn"])))
+                          _swatch(you)))
         else:
             lines.append(t("no_point"))
     y = BOTTOM + 100

@@ -221,7 +221,7 @@ def build(step: int, lang: str, theme: str = "light", op: str = "tf.matmul") -> 
         # the bridge: CUDA -> HIP -> ROCm where the layer has a HIP twin
         if cells.get("hip") is not None and cells.get("cuda") is not None:
             strong = step == 0 or open_ or (step == STEPS - 1 and gid in lit)
-            colour = side_color("hip", theme) if strong else style.blend(side_color("hip", theme), pal.background, 0.35)
+            colour = side_color("hip", theme) if strong else style.faded(side_color("hip", theme), pal.background, 0.35)
             mid = y + (26 if not open_ else 44)
             cx, cw = COL["cuda"]
             hx, hw = COL["hip"]
@@ -235,7 +235,9 @@ def build(step: int, lang: str, theme: str = "light", op: str = "tf.matmul") -> 
     for side in ("cuda", "rocm"):
         x = COL[side][0] + FLOW_X
         for a, b in zip(reached, reached[1:], strict=False):
-            doc.line(x, centres[a][0] + 20, x, centres[b][0] + 12, stroke=HIGHLIGHT, width=5, arrow=False)
+            # cased: the highlight alone is 1.3:1 against NVIDIA green, 1.1:1 against a dimmed AMD block
+            doc.line(x, centres[a][0] + 20, x, centres[b][0] + 12, stroke=HIGHLIGHT, width=5, arrow=False,
+                     casing=style.CASING)
         for g in reached:
             doc.circle(x, centres[g][0] + 19, 8 if g == at else 6, fill=HIGHLIGHT, stroke=pal.ink)
     # the op map, under the picture

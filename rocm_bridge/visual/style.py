@@ -136,6 +136,38 @@ def blend(colour: str, background: str, opacity: float) -> str:
     return "#" + "".join(f"{c:02X}" for c in mix)
 
 
+# WCAG 2.1 SC 1.4.11: a line or mark a reader needs keeps at least 3:1 against what it is drawn on.
+LINE_CONTRAST = 3.0
+
+# The casing of a bright highlight line (the hero's op path, #FFB000) where it crosses coloured blocks: dark in both
+# themes, since the highlight itself is light (the highlight has 11.5:1 against it, NVIDIA green only 1.3:1).
+CASING = "#000000"
+
+
+def legible(colour: str, background: str, minimum: float = LINE_CONTRAST) -> str:
+    """`colour`, or the nearest shade of it (mixed toward black on a light background, toward white on a dark one)
+    with at least `minimum` contrast against `background`: NVIDIA green (2.4:1) and the fp32 orange (2.1:1) as lines
+    on white paper."""
+    if contrast_ratio(colour, background) >= minimum:
+        return colour
+    toward = "#000000" if contrast_ratio("#000000", background) >= contrast_ratio("#FFFFFF", background) else "#FFFFFF"
+    for step in range(1, 21):
+        shade = blend(toward, colour, step / 20)
+        if contrast_ratio(shade, background) >= minimum:
+            return shade
+    return toward
+
+
+def faded(colour: str, background: str, opacity: float, minimum: float = LINE_CONTRAST) -> str:
+    """A de-emphasised line: `colour` at `opacity` over the background, made no fainter than `minimum` contrast
+    against it (a dimmed line is still a line a reader must see from the back row)."""
+    for step in range(round(opacity * 100), 101):
+        shade = blend(colour, background, step / 100)
+        if contrast_ratio(shade, background) >= minimum:
+            return shade
+    return legible(colour, background, minimum)
+
+
 def text_on(fill: str) -> str:
     """Black or white, whichever reads better on a filled block of this colour (labels inside bars)."""
     return "#FFFFFF" if contrast_ratio("#FFFFFF", fill) >= contrast_ratio("#000000", fill) else "#000000"
