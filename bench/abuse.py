@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import threading
 import time
@@ -226,9 +227,74 @@ async def rerun_flood(url: str, s: Session, _args) -> AsyncIterator[str]:
     yield f"{sent / 10:.0f} requests/s sent"
 
 
+async def session_flood(url: str, s: Session, args) -> AsyncIterator[str]:
+    """One client opens many websocket sessions, each shows a page once and then sits idle; at the end a new
+    visitor opens the site from another address (127.0.0.2). How many the server took, and the new visitor's first
+    page."""
+    n = args.sessions
+    await s.run(VICTIM_PAGE)
+    yield f"{n} websocket sessions from one address, each runs {VICTIM_PAGE} once, then idles"
+    held: list[Session] = []
+    refused = 0
+    try:
+        for _ in range(n):
+            try:
+                extra = await Session.open(url)
+                held.append(extra)
+                await extra.run(VICTIM_PAGE, timeout=30)
+            except Exception:  # noqa: BLE001 - refused or closed by the server: counted
+                refused += 1
+        fresh = await Session.open(url, source="127.0.0.2")
+        try:
+            first = await fresh.run(VICTIM_PAGE, timeout=120)
+            told = next((t for t in fresh.texts() if "sessions" in t), "")
+        except Exception as err:  # noqa: BLE001
+            first, told = float("nan"), f"new visitor failed: {type(err).__name__}"
+        finally:
+            await fresh.close()
+    finally:
+        for extra in held:
+            with contextlib.suppress(Exception):
+                await extra.close()
+    yield f"{n - refused} sessions served, {refused} refused; a new visitor's first page {first:.2f} s {told[:40]}"
+
+
+async def slow_reader(url: str, s: Session, _args) -> AsyncIterator[str]:
+    """A client that asks for reruns of the hipify page showing a 5 MB upload but never reads the answers:
+    does the server queue them for it without bound?"""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    from rocm_bridge.hipify import page_model as pm
+    from rocm_bridge.limits import HIPIFY_UPLOAD_MB, MB
+
+    unit = (pm.example_source(pm.EXAMPLES[0]) + "\n").encode()
+    data = (unit * (HIPIFY_UPLOAD_MB * MB // len(unit) + 1))[: HIPIFY_UPLOAD_MB * MB]
+    await s.run("hipify")
+    info = await s.upload("hp_upload", "max.cu", data)
+    await s.run("hipify", {"hp_upload": info})
+    yield f"reruns of hipify with a {len(data) / 1e6:.1f} MB upload, 20 s, never reading"
+    sent, stop = 0, time.monotonic() + 20
+    try:
+        while time.monotonic() < stop:
+            msg = BackMsg()
+            msg.rerun_script.query_string, msg.rerun_script.page_name = "lang=en", "hipify"
+            state = msg.rerun_script.widget_states.widgets.add()
+            state.id = s.ids["hp_upload"]
+            state.file_uploader_state_value.uploaded_file_info.append(info)
+            await asyncio.wait_for(s.ws.send(msg.SerializeToString()), 5)
+            sent += 1
+            await asyncio.sleep(0.05)
+    except (TimeoutError, Exception) as err:  # noqa: BLE001 - the server may close the socket
+        return_note = f"; stopped after {sent}: {type(err).__name__}"
+    else:
+        return_note = ""
+    yield f"{sent} requests sent{return_note}"
+
+
 PATHS = {"doctor": doctor, "coverage": coverage, "coverage_refused": coverage_refused, "hipify": hipify,
          "hipify_diff": hipify_diff, "live": live, "compile": compile_lab, "keras_bomb": keras_bomb,
-         "upload_flood": upload_flood, "rerun_flood": rerun_flood}  # fmt: skip
+         "upload_flood": upload_flood, "rerun_flood": rerun_flood,
+         "session_flood": session_flood, "slow_reader": slow_reader}  # fmt: skip
 
 
 async def measure(url: str, pid: int, name: str, args) -> dict:
@@ -274,8 +340,15 @@ def main() -> None:
     ap.add_argument("--paths", default="doctor,coverage,coverage_refused,hipify,hipify_diff,live,compile,keras_bomb,"
                                        "upload_flood,rerun_flood")
     ap.add_argument("--live-budget", type=int, default=300, help="the live lab's budget slider (max 300 s)")
+    ap.add_argument("--sessions", type=int, default=300, help="session_flood: sessions one client opens")
+    ap.add_argument("--nofile", type=int, default=0,
+                    help="give the server this soft open-files limit after start (1024: systemd's default)")
     args = ap.parse_args()
     proc, url = start_server()
+    if args.nofile:
+        import resource
+
+        resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (args.nofile, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     rows = []
     try:
         for name in [p for p in args.paths.split(",") if p]:
