@@ -93,3 +93,38 @@ def test_the_address_is_the_proxys_forwarded_one_only_from_a_trusted_proxy(monke
     monkeypatch.setenv("ROCM_BRIDGE_TRUST_PROXY", "")
     assert connection_address("127.0.0.1", {"x-real-ip": "198.51.100.7"}) == "127.0.0.1"
     assert forwarded_client("10.0.0.2", {"x-forwarded-for": "192.0.2.1, 198.51.100.7"}, "1") == "198.51.100.7"
+
+
+NGINX_PER_ADDRESS = 300  # deploy/nginx/rocm-bridge.conf.template: limit_conn rb_streams
+
+
+async def _through_nginx(url: str) -> tuple[int, str]:
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    ws_url = url.replace("http", "ws", 1) + "/_stcore/stream"
+    held = []
+    try:
+        for _ in range(NGINX_PER_ADDRESS):
+            held.append(await connect(ws_url, subprotocols=["streamlit"]))
+        try:
+            held.append(await connect(ws_url, subprotocols=["streamlit"]))
+            return len(held), "accepted"
+        except InvalidStatus as err:
+            return len(held), str(err.response.status_code)
+    finally:
+        await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
+
+
+def test_nginx_refuses_websockets_past_its_per_address_limit():
+    from tests.nginx import Nginx, find_nginx
+
+    if not find_nginx():
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    proc, url = start_server(env={PER_CLIENT_ENV: "1000"})  # only nginx's limit is under test here
+    try:
+        with Nginx([url.removeprefix("http://")]) as lb:
+            opened, refused = asyncio.run(_through_nginx(lb.url))
+    finally:
+        stop_server(proc)
+    assert (opened, refused) == (NGINX_PER_ADDRESS, "429")
