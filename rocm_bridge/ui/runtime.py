@@ -146,19 +146,25 @@ def throttle_reruns() -> None:
 
 
 # --- sessions: how many websockets one client may hold ----------------------------------------------------------
-# Streamlit takes any number of websocket sessions from one address, and every session holds a socket (one file
-# descriptor) and its state (~90 KB idle, measured). A replica started by systemd has a soft limit of 1,024 open
-# files: one client that opened ~1,000 idle sessions left the server unable to accept anyone else (docs/security.md,
-# session_flood). So the server admits at most MAX_SESSIONS_PER_CLIENT sessions per client address (X-Real-IP when
-# the peer is the trusted proxy, as the rate limits count) and MAX_SESSIONS in all, and raises its own soft
-# open-files limit to fit them. A session over a cap is told so (security.too_many_sessions) and its websocket is
-# closed REFUSED_CLOSE_S later, before it can cost more. A whole school behind one NAT address is one client: the
-# per-client default leaves room for several classes; set ROCM_BRIDGE_MAX_SESSIONS_PER_CLIENT for more.
+# Streamlit takes any number of websocket sessions from one address, and every session holds FOUR file descriptors
+# (measured in /proc: its websocket, and the epoll descriptor and self-pipe socket pair of the asyncio event loop
+# each AppSession creates for its scripts) and its state (~90 KB idle). A replica started by systemd has a soft
+# limit of 1,024 open files: one client that opened ~250 idle sessions left the server unable to accept anyone
+# else ("Too many open files" in accept(); docs/security.md, session_flood). So the server admits at most
+# MAX_SESSIONS_PER_CLIENT sessions per client address (X-Real-IP when the peer is the trusted proxy, as the rate
+# limits count) and MAX_SESSIONS in all, and raises its own soft open-files limit to fit them (never past the hard
+# limit; if it cannot, MAX_SESSIONS shrinks to what fits). A session over a cap is told so
+# (security.too_many_sessions / server_full) and its websocket is closed REFUSED_CLOSE_S later. A whole school
+# behind one NAT address is one client: the per-client default leaves room for several classes; set
+# ROCM_BRIDGE_MAX_SESSIONS_PER_CLIENT for more.
 PER_CLIENT_ENV, TOTAL_ENV = "ROCM_BRIDGE_MAX_SESSIONS_PER_CLIENT", "ROCM_BRIDGE_MAX_SESSIONS"
 MAX_SESSIONS_PER_CLIENT = 200
 MAX_SESSIONS = 1000
 REFUSED_CLOSE_S = 2.0
-FD_HEADROOM = 64  # files the server opens besides websockets (its own modules, logs, the database, uploads)
+FDS_PER_SESSION = 4
+# descriptors besides live sessions: disconnected sessions Streamlit keeps for a reconnect (up to 128 for 2 min,
+# event loop still open: 3 each), the database pool, logs, listening sockets, uploads being read
+FD_HEADROOM = 128 * 3 + 128
 
 
 def _env_int(name: str, default: int) -> int:
@@ -258,8 +264,9 @@ def cap_sessions() -> None:
         return
     per_client = _env_int(PER_CLIENT_ENV, MAX_SESSIONS_PER_CLIENT)
     total = _env_int(TOTAL_ENV, MAX_SESSIONS)
-    soft = _raise_open_files(total + FD_HEADROOM)
-    gate = _GATE = SessionGate(min(per_client, total), min(total, max(1, soft - FD_HEADROOM)))
+    soft = _raise_open_files(total * FDS_PER_SESSION + FD_HEADROOM)
+    total = min(total, max(1, (soft - FD_HEADROOM) // FDS_PER_SESSION))
+    gate = _GATE = SessionGate(min(per_client, total), total)
     connect, disconnect, close = Runtime.connect_session, Runtime.disconnect_session, Runtime.close_session
 
     def connect_session(self: Any, client: Any, *args: Any, **kwargs: Any) -> str:

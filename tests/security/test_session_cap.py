@@ -128,3 +128,29 @@ def test_nginx_refuses_websockets_past_its_per_address_limit():
     finally:
         stop_server(proc)
     assert (opened, refused) == (NGINX_PER_ADDRESS, "429")
+
+
+def test_a_server_started_with_systemds_1024_files_raises_its_limit_to_fit_the_cap():
+    """Each session holds 4 descriptors: at 1,024 open files ~250 idle sessions of one client stopped accept()."""
+    import resource
+
+    from rocm_bridge.ui.runtime import FD_HEADROOM, FDS_PER_SESSION, MAX_SESSIONS
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    wanted = MAX_SESSIONS * FDS_PER_SESSION + FD_HEADROOM
+    if hard != resource.RLIM_INFINITY and hard < wanted:
+        pytest.skip(f"this machine's hard open-files limit ({hard}) is below {wanted}")
+    proc, url = start_server()
+    try:
+        resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (1024, hard))
+
+        async def one_visit() -> None:
+            s = await Session.open(url)
+            await s.run(PAGE)
+            await s.close()
+
+        asyncio.run(one_visit())  # the app installs its runtime fixes on the first run
+        soft = resource.prlimit(proc.pid, resource.RLIMIT_NOFILE)[0]
+    finally:
+        stop_server(proc)
+    assert soft >= wanted
