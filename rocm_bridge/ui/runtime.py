@@ -296,6 +296,9 @@ def cap_sessions() -> None:
             ctx = getattr(info.client, "client_context", None)
             gate.admit(info.session.id, connection_address(getattr(ctx, "remote_ip", None),
                                                            getattr(ctx, "headers", ())))
+    from rocm_bridge.compile.queue import LAB  # the compile lab's line counts places per client, not per tab
+
+    LAB.client_of = lambda session_id: gate.address.get(session_id, session_id)
     connect_session.__rb_capped__ = True  # type: ignore[attr-defined]
     Runtime.connect_session = connect_session
     Runtime.disconnect_session = disconnect_session
