@@ -294,10 +294,84 @@ async def slow_reader(url: str, s: Session, args) -> AsyncIterator[str]:
     yield f"{sent} requests sent{return_note}"
 
 
+async def compile_sessions(url: str, s: Session, args) -> AsyncIterator[str]:
+    """One client opens 17 sessions of the compile lab and clicks compile in each with the largest slow source
+    (the line holds 16 waiting); then a visitor from another address (127.0.0.2) clicks compile on an example.
+    What that visitor is told within 15 s (the attacker's compiles themselves take up to 60 s each)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    from rocm_bridge.compile import policy, sandbox
+    from rocm_bridge.pages import PAGES
+
+    if not any(p.key == "compile" for p in PAGES) or not sandbox.sandbox_works():
+        yield "n/a: no compile lab or no sandbox here"
+        yield "(skipped)"
+        return
+    kernels = "".join(f"__global__ void k{i}(float* p) {{ p[threadIdx.x] *= {i}.0f; }}\n" for i in range(5000))
+    code = ("#include <hip/hip_runtime.h>\n" + kernels)[: policy.MAX_CODE_BYTES]
+    code = code[: code.rfind("\n") + 1]
+    tabs = [await Session.open(url) for _ in range(17)]
+    for t in tabs:
+        await t.run("compile")
+    yield "17 sessions of one client each click compile (5,000 kernels); another address then clicks compile"
+    told_busy = 0
+    try:
+        for i, t in enumerate(tabs):
+            msg = BackMsg()
+            msg.rerun_script.query_string, msg.rerun_script.page_name = f"lang=en&i={i}", "compile"
+            for key, value in (("cl_code", code), ("cl_go", True)):
+                w = msg.rerun_script.widget_states.widgets.add()
+                w.id = t.ids[key]
+                if value is True:
+                    w.trigger_value = True
+                else:
+                    w.string_value = value
+            await t.ws.send(msg.SerializeToString())
+            await asyncio.sleep(0.3)
+        visitor = await Session.open(url, source="127.0.0.2")
+        try:
+            await visitor.run("compile")
+            msg = BackMsg()
+            msg.rerun_script.query_string, msg.rerun_script.page_name = "lang=en", "compile"
+            w = msg.rerun_script.widget_states.widgets.add()
+            w.id, w.trigger_value = visitor.ids["cl_go"], True
+            await visitor.ws.send(msg.SerializeToString())
+            seen: list[str] = []
+            end = time.monotonic() + 15
+            while time.monotonic() < end:
+                try:
+                    fwd = await visitor._recv(1)
+                except TimeoutError:
+                    continue
+                if fwd.WhichOneof("type") == "delta" and fwd.delta.WhichOneof("type") == "new_element":
+                    el = fwd.delta.new_element
+                    proto = getattr(el, el.WhichOneof("type") or "", None)
+                    body = getattr(proto, "body", "") if proto is not None else ""
+                    if isinstance(body, str) and any(w in body for w in ("line", "busy", "running", "wait")):
+                        seen.append(body)
+                elif fwd.WhichOneof("type") == "script_finished":
+                    break
+        finally:
+            await visitor.close()
+        for t in tabs:
+            with contextlib.suppress(Exception):
+                while True:
+                    fwd = await t._recv(0.2)
+                    el = fwd.delta.new_element if fwd.WhichOneof("type") == "delta" else None
+                    body = getattr(getattr(el, el.WhichOneof("type") or "", None), "body", "") if el else ""
+                    told_busy += isinstance(body, str) and "Your network already has" in body
+    finally:
+        for t in tabs:
+            with contextlib.suppress(Exception):
+                await t.close()
+    said = seen[-1][:70].replace("|", "/") if seen else "(nothing within 15 s)"
+    yield f"{told_busy} of the 17 told the per-client cap; the visitor: {said}"
+
+
 PATHS = {"doctor": doctor, "coverage": coverage, "coverage_refused": coverage_refused, "hipify": hipify,
          "hipify_diff": hipify_diff, "live": live, "compile": compile_lab, "keras_bomb": keras_bomb,
          "upload_flood": upload_flood, "rerun_flood": rerun_flood,
-         "session_flood": session_flood, "slow_reader": slow_reader}  # fmt: skip
+         "session_flood": session_flood, "slow_reader": slow_reader, "compile_sessions": compile_sessions}  # fmt: skip
 
 
 async def measure(url: str, pid: int, name: str, args) -> dict:
