@@ -368,10 +368,53 @@ async def compile_sessions(url: str, s: Session, args) -> AsyncIterator[str]:
     yield f"{told_busy} of the 17 told the per-client cap; the visitor: {said}"
 
 
+async def coverage_loop(url: str, s: Session, args) -> AsyncIterator[str]:
+    """One client uploads the largest accepted SavedModel again the moment each analysis ends (a new byte each
+    time, so the result cache does not answer); a visitor from another address (127.0.0.2) uploads a small model
+    every 8 s. How many of the visitor's tries ran."""
+    from rocm_bridge.coverage import upload
+    from tests.security import bombs
+
+    q = "lang=en&cv_source=upload"
+    await s.run("coverage", query=q)
+    big = bombs.saved_model_huge(upload.MAX_GRAPH_NODES - 1, reachable=True)
+    small = bombs.saved_model_small()
+    visitor = await Session.open(url, source="127.0.0.2")
+    await visitor.run("coverage", query=q)
+    yield f"largest SavedModel ({upload.MAX_GRAPH_NODES - 1:,} nodes) uploaded back to back for {args.loop_s} s"
+    stop = time.monotonic() + args.loop_s
+    analyses = 0
+
+    async def attacker() -> None:
+        nonlocal analyses
+        i = 0
+        while time.monotonic() < stop:
+            info = await s.upload("cv_file", f"big{i}.zip", big + bytes(i % 250 + 1))
+            await s.run("coverage", {"cv_file": info}, query=q, timeout=300)
+            analyses += any(t.startswith("metric: ") and "%" in t for t in s.texts())
+            i += 1
+
+    task = asyncio.create_task(attacker())
+    ran = tries = 0
+    try:
+        await asyncio.sleep(3)
+        while time.monotonic() < stop:
+            info = await visitor.upload("cv_file", f"mine{tries}.zip", small + bytes(tries + 1))
+            await visitor.run("coverage", {"cv_file": info}, query=q, timeout=300)
+            ran += any(t.startswith("metric: ") and "%" in t for t in visitor.texts())
+            tries += 1
+            await asyncio.sleep(8)
+        await task
+    finally:
+        await visitor.close()
+    yield f"attacker {analyses} analyses; the visitor's tries that ran: {ran} of {tries}"
+
+
 PATHS = {"doctor": doctor, "coverage": coverage, "coverage_refused": coverage_refused, "hipify": hipify,
          "hipify_diff": hipify_diff, "live": live, "compile": compile_lab, "keras_bomb": keras_bomb,
          "upload_flood": upload_flood, "rerun_flood": rerun_flood,
-         "session_flood": session_flood, "slow_reader": slow_reader, "compile_sessions": compile_sessions}  # fmt: skip
+         "session_flood": session_flood, "slow_reader": slow_reader, "compile_sessions": compile_sessions,
+         "coverage_loop": coverage_loop}  # fmt: skip
 
 
 async def measure(url: str, pid: int, name: str, args) -> dict:
@@ -418,6 +461,7 @@ def main() -> None:
                                        "upload_flood,rerun_flood,session_flood,slow_reader")
     ap.add_argument("--live-budget", type=int, default=300, help="the live lab's budget slider (max 300 s)")
     ap.add_argument("--sessions", type=int, default=300, help="session_flood: sessions one client opens")
+    ap.add_argument("--loop-s", type=int, default=60, help="coverage_loop: seconds of back-to-back uploads")
     ap.add_argument("--slow-s", type=int, default=20, help="slow_reader: seconds of requests")
     ap.add_argument("--nofile", type=int, default=0,
                     help="give the server this soft open-files limit after start (1024: systemd's default)")
