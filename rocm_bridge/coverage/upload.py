@@ -30,16 +30,14 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections import OrderedDict
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path, PurePosixPath
 
 from rocm_bridge import archive, limits
 from rocm_bridge.errors import Busy, FileTooLarge, OutOfMemory, TimedOut, UnsafeArchive, UnsupportedFile
+from rocm_bridge.exclusive import OneAtATime
 
 MAX_UPLOAD_BYTES = limits.server_upload_mb() * limits.MB  # server.maxUploadSize, as the browser counts it
 MAX_EXTRACTED_BYTES = 256 * 1024 * 1024  # all entries together, uncompressed
@@ -456,60 +454,14 @@ def parse_graph(pb: bytes, name: str) -> list[tuple[str, list, int]]:
 
 # --- one heavy analysis at a time, results cached by bytes ---------------------------------------------------
 
-_heavy = threading.Lock()
-# Turns between clients. The slot is one per server and a busy one answers at once, so one client that uploads
-# again the moment its analysis ends (a loop of the largest accepted graph, ~16 s each) held it nearly all the
-# time, and everyone else was told "busy" on every try (docs/security.md, coverage_loop). So while another client
-# has been refused within CONTENTION_S, a client whose analysis just ended waits as long as that analysis took
-# (at least TURN_MIN_S, at most TURN_MAX_S) before it may take the slot again: it has at most half the slot's time
-# and the visitor who was refused gets in on a retry. A client alone on the server is never slowed. The client is
-# the caller's address (CLIENT, set by the UI; the CLI and tests have none and are never delayed).
-CONTENTION_S = 120.0
-TURN_MIN_S, TURN_MAX_S = 20.0, 120.0
-CLIENT: ContextVar[str | None] = ContextVar("rocm_bridge_upload_client", default=None)
-_turns = threading.Lock()
-_last_turn: dict[str, tuple[float, float]] = {}  # client -> (when its analysis ended, how long it took)
-_refused: dict[str, float] = {}  # client -> when it was last told busy
+# one slot per server, taken by clients in turns while another is waiting (rocm_bridge/exclusive.py)
+_HEAVY = OneAtATime(lambda held_s: Busy("security.cov_busy"), turn=lambda wait: Busy("security.slot_turn", wait=wait))
 
 
-def _next_turn_wait(client: str, now: float) -> float:
-    """Seconds `client` must still wait because it had the last turn while others waited (0: it may go)."""
-    with _turns:
-        for who in [w for w, t in _refused.items() if now - t > CONTENTION_S]:
-            del _refused[who]
-        if not any(who != client for who in _refused):
-            return 0.0
-        ended, took = _last_turn.get(client, (0.0, 0.0))
-        return max(0.0, ended + min(max(took, TURN_MIN_S), TURN_MAX_S) - now)
-
-
-@contextmanager
 def heavy_slot():
     """Hold the server's one upload-analysis slot, or raise Busy at once (also while this caller's client had
     the last turn and another client is waiting for one)."""
-    client, now = CLIENT.get(), time.monotonic()
-    if client is not None:
-        wait = _next_turn_wait(client, now)
-        if wait > 0:
-            raise Busy("security.cov_turn", wait=max(1, round(wait)))
-    if not _heavy.acquire(blocking=False):
-        if client is not None:
-            with _turns:
-                _refused[client] = now
-        raise Busy("security.cov_busy")
-    started = time.monotonic()
-    try:
-        with _turns:
-            _refused.pop(client or "", None)
-        yield
-    finally:
-        if client is not None:
-            with _turns:
-                _last_turn[client] = (time.monotonic(), time.monotonic() - started)
-                if len(_last_turn) > 10_000:  # bounded: the oldest half goes
-                    for who in sorted(_last_turn, key=lambda w: _last_turn[w][0])[:5_000]:
-                        del _last_turn[who]
-        _heavy.release()
+    return _HEAVY.hold("upload")
 
 
 class ByteCache:

@@ -28,13 +28,7 @@ def _trace_example(key: str) -> coverage.TracedModel:
 
 def _trace_upload(data: bytes, name: str) -> coverage.TracedModel:
     # not st.cache_data: that cache counts entries, not bytes, and copies the result per hit
-    from rocm_bridge.ui.learner import client_address
-
-    token = upload.CLIENT.set(client_address())  # the analysis slot takes clients in turns (coverage/upload.py)
-    try:
-        return upload.traced_upload(data, name)
-    finally:
-        upload.CLIENT.reset(token)
+    return upload.traced_upload(data, name)
 
 
 def _traced(run: Callable[..., coverage.TracedModel], *args: Any) -> coverage.TracedModel:
