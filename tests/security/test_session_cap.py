@@ -59,8 +59,15 @@ async def _flood(url: str) -> dict:
         again = await Session.open(url)
         held.append(again)
         await again.run(PAGE)
-        return {"admitted": admitted, "en": told_en, "drawn": page_drawn, "closed": closed, "zh": told_zh,
-                "again": _refusal(again), "again_texts": len(again.texts())}
+        return {
+            "admitted": admitted,
+            "en": told_en,
+            "drawn": page_drawn,
+            "closed": closed,
+            "zh": told_zh,
+            "again": _refusal(again),
+            "again_texts": len(again.texts()),
+        }
     finally:
         for s in held:
             await s.close()
