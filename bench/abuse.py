@@ -7,12 +7,15 @@ back to back. Printed per path: the attacker's time to an answer, the peak RSS o
 before and during the attack, and what the attacker was told. Loopback only.
 
     python bench/abuse.py [--paths doctor,coverage,hipify,hipify_diff,live,compile] [--live-budget 300]
+    python bench/abuse.py --paths session_flood --sessions 1100 --nofile 1024   # systemd's default soft limit
+    python bench/abuse.py --paths slow_reader --slow-s 60
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import threading
 import time
@@ -226,9 +229,192 @@ async def rerun_flood(url: str, s: Session, _args) -> AsyncIterator[str]:
     yield f"{sent / 10:.0f} requests/s sent"
 
 
+async def session_flood(url: str, s: Session, args) -> AsyncIterator[str]:
+    """One client opens many websocket sessions, each shows a page once and then sits idle; at the end a new
+    visitor opens the site from another address (127.0.0.2). How many the server took, and the new visitor's first
+    page."""
+    n = args.sessions
+    await s.run(VICTIM_PAGE)
+    yield f"{n} websocket sessions from one address, each runs {VICTIM_PAGE} once, then idles"
+    held: list[Session] = []
+    failed = told = 0
+    try:
+        for _ in range(n):
+            try:
+                extra = await Session.open(url)
+                held.append(extra)
+                await extra.run(VICTIM_PAGE, timeout=30)
+                told += any("open pages" in t for t in extra.texts())  # security.too_many_sessions
+            except Exception:  # noqa: BLE001 - the connection failed or was closed: counted
+                failed += 1
+        fresh = await Session.open(url, source="127.0.0.2")
+        try:
+            first = await fresh.run(VICTIM_PAGE, timeout=120)
+            note = f"a new visitor's first page {first:.2f} s"
+        except Exception as err:  # noqa: BLE001
+            note = f"a new visitor could not connect ({type(err).__name__})"
+        finally:
+            await fresh.close()
+    finally:
+        for extra in held:
+            with contextlib.suppress(Exception):
+                await extra.close()
+    yield f"{n - failed - told} admitted, {told} told the cap and closed, {failed} failed; {note}"
+
+
+async def slow_reader(url: str, s: Session, args) -> AsyncIterator[str]:
+    """A client that asks for reruns of the hipify page showing a 5 MB upload but never reads the answers:
+    does the server queue them for it without bound?"""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    from rocm_bridge.hipify import page_model as pm
+    from rocm_bridge.limits import HIPIFY_UPLOAD_MB, MB
+
+    unit = (pm.example_source(pm.EXAMPLES[0]) + "\n").encode()
+    data = (unit * (HIPIFY_UPLOAD_MB * MB // len(unit) + 1))[: HIPIFY_UPLOAD_MB * MB]
+    await s.run("hipify")
+    info = await s.upload("hp_upload", "max.cu", data)
+    await s.run("hipify", {"hp_upload": info})
+    yield f"reruns of hipify with a {len(data) / 1e6:.1f} MB upload, {args.slow_s} s, never reading"
+    sent, stop = 0, time.monotonic() + args.slow_s
+    try:
+        while time.monotonic() < stop:
+            msg = BackMsg()
+            msg.rerun_script.query_string, msg.rerun_script.page_name = "lang=en", "hipify"
+            state = msg.rerun_script.widget_states.widgets.add()
+            state.id = s.ids["hp_upload"]
+            state.file_uploader_state_value.uploaded_file_info.append(info)
+            await asyncio.wait_for(s.ws.send(msg.SerializeToString()), 5)
+            sent += 1
+            await asyncio.sleep(0.05)
+    except (TimeoutError, Exception) as err:  # noqa: BLE001 - the server may close the socket
+        return_note = f"; stopped after {sent}: {type(err).__name__}"
+    else:
+        return_note = ""
+    yield f"{sent} requests sent{return_note}"
+
+
+async def compile_sessions(url: str, s: Session, args) -> AsyncIterator[str]:
+    """One client opens 17 sessions of the compile lab and clicks compile in each with the largest slow source
+    (the line holds 16 waiting); then a visitor from another address (127.0.0.2) clicks compile on an example.
+    What that visitor is told within 15 s (the attacker's compiles themselves take up to 60 s each)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    from rocm_bridge.compile import policy, sandbox
+    from rocm_bridge.pages import PAGES
+
+    if not any(p.key == "compile" for p in PAGES) or not sandbox.sandbox_works():
+        yield "n/a: no compile lab or no sandbox here"
+        yield "(skipped)"
+        return
+    kernels = "".join(f"__global__ void k{i}(float* p) {{ p[threadIdx.x] *= {i}.0f; }}\n" for i in range(5000))
+    code = ("#include <hip/hip_runtime.h>\n" + kernels)[: policy.MAX_CODE_BYTES]
+    code = code[: code.rfind("\n") + 1]
+    tabs = [await Session.open(url) for _ in range(17)]
+    for t in tabs:
+        await t.run("compile")
+    yield "17 sessions of one client each click compile (5,000 kernels); another address then clicks compile"
+    told_busy = 0
+    try:
+        for i, t in enumerate(tabs):
+            msg = BackMsg()
+            msg.rerun_script.query_string, msg.rerun_script.page_name = f"lang=en&i={i}", "compile"
+            for key, value in (("cl_code", code), ("cl_go", True)):
+                w = msg.rerun_script.widget_states.widgets.add()
+                w.id = t.ids[key]
+                if value is True:
+                    w.trigger_value = True
+                else:
+                    w.string_value = value
+            await t.ws.send(msg.SerializeToString())
+            await asyncio.sleep(0.3)
+        visitor = await Session.open(url, source="127.0.0.2")
+        try:
+            await visitor.run("compile")
+            msg = BackMsg()
+            msg.rerun_script.query_string, msg.rerun_script.page_name = "lang=en", "compile"
+            w = msg.rerun_script.widget_states.widgets.add()
+            w.id, w.trigger_value = visitor.ids["cl_go"], True
+            await visitor.ws.send(msg.SerializeToString())
+            seen: list[str] = []
+            end = time.monotonic() + 15
+            while time.monotonic() < end:
+                try:
+                    fwd = await visitor._recv(1)
+                except TimeoutError:
+                    continue
+                if fwd.WhichOneof("type") == "delta" and fwd.delta.WhichOneof("type") == "new_element":
+                    el = fwd.delta.new_element
+                    proto = getattr(el, el.WhichOneof("type") or "", None)
+                    body = getattr(proto, "body", "") if proto is not None else ""
+                    if isinstance(body, str) and any(w in body for w in ("line", "busy", "running", "wait")):
+                        seen.append(body)
+                elif fwd.WhichOneof("type") == "script_finished":
+                    break
+        finally:
+            await visitor.close()
+        for t in tabs:
+            with contextlib.suppress(Exception):
+                while True:
+                    fwd = await t._recv(0.2)
+                    el = fwd.delta.new_element if fwd.WhichOneof("type") == "delta" else None
+                    body = getattr(getattr(el, el.WhichOneof("type") or "", None), "body", "") if el else ""
+                    told_busy += isinstance(body, str) and "Your network already has" in body
+    finally:
+        for t in tabs:
+            with contextlib.suppress(Exception):
+                await t.close()
+    said = seen[-1][:70].replace("|", "/") if seen else "(nothing within 15 s)"
+    yield f"{told_busy} of the 17 told the per-client cap; the visitor: {said}"
+
+
+async def coverage_loop(url: str, s: Session, args) -> AsyncIterator[str]:
+    """One client uploads the largest accepted SavedModel again the moment each analysis ends (a new byte each
+    time, so the result cache does not answer); a visitor from another address (127.0.0.2) uploads a small model
+    every 8 s. How many of the visitor's tries ran."""
+    from rocm_bridge.coverage import upload
+    from tests.security import bombs
+
+    q = "lang=en&cv_source=upload"
+    await s.run("coverage", query=q)
+    big = bombs.saved_model_huge(upload.MAX_GRAPH_NODES - 1, reachable=True)
+    small = bombs.saved_model_small()
+    visitor = await Session.open(url, source="127.0.0.2")
+    await visitor.run("coverage", query=q)
+    yield f"largest SavedModel ({upload.MAX_GRAPH_NODES - 1:,} nodes) uploaded back to back for {args.loop_s} s"
+    stop = time.monotonic() + args.loop_s
+    analyses = 0
+
+    async def attacker() -> None:
+        nonlocal analyses
+        i = 0
+        while time.monotonic() < stop:
+            info = await s.upload("cv_file", f"big{i}.zip", big + bytes(i % 250 + 1))
+            await s.run("coverage", {"cv_file": info}, query=q, timeout=300)
+            analyses += any(t.startswith("metric: ") and "%" in t for t in s.texts())
+            i += 1
+
+    task = asyncio.create_task(attacker())
+    ran = tries = 0
+    try:
+        await asyncio.sleep(3)
+        while time.monotonic() < stop:
+            info = await visitor.upload("cv_file", f"mine{tries}.zip", small + bytes(tries + 1))
+            await visitor.run("coverage", {"cv_file": info}, query=q, timeout=300)
+            ran += any(t.startswith("metric: ") and "%" in t for t in visitor.texts())
+            tries += 1
+            await asyncio.sleep(8)
+        await task
+    finally:
+        await visitor.close()
+    yield f"attacker {analyses} analyses; the visitor's tries that ran: {ran} of {tries}"
+
+
 PATHS = {"doctor": doctor, "coverage": coverage, "coverage_refused": coverage_refused, "hipify": hipify,
          "hipify_diff": hipify_diff, "live": live, "compile": compile_lab, "keras_bomb": keras_bomb,
-         "upload_flood": upload_flood, "rerun_flood": rerun_flood}  # fmt: skip
+         "upload_flood": upload_flood, "rerun_flood": rerun_flood,
+         "session_flood": session_flood, "slow_reader": slow_reader, "compile_sessions": compile_sessions,
+         "coverage_loop": coverage_loop}  # fmt: skip
 
 
 async def measure(url: str, pid: int, name: str, args) -> dict:
@@ -272,10 +458,19 @@ async def _baseline(url: str, n: int = 20) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--paths", default="doctor,coverage,coverage_refused,hipify,hipify_diff,live,compile,keras_bomb,"
-                                       "upload_flood,rerun_flood")
+                                       "upload_flood,rerun_flood,session_flood,slow_reader")
     ap.add_argument("--live-budget", type=int, default=300, help="the live lab's budget slider (max 300 s)")
+    ap.add_argument("--sessions", type=int, default=300, help="session_flood: sessions one client opens")
+    ap.add_argument("--loop-s", type=int, default=60, help="coverage_loop: seconds of back-to-back uploads")
+    ap.add_argument("--slow-s", type=int, default=20, help="slow_reader: seconds of requests")
+    ap.add_argument("--nofile", type=int, default=0,
+                    help="give the server this soft open-files limit after start (1024: systemd's default)")
     args = ap.parse_args()
     proc, url = start_server()
+    if args.nofile:
+        import resource
+
+        resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (args.nofile, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     rows = []
     try:
         for name in [p for p in args.paths.split(",") if p]:

@@ -44,13 +44,15 @@ class Session:
     ids: dict = field(default_factory=dict)  # widget key -> widget id, from the runs so far
 
     @classmethod
-    async def open(cls, url: str) -> Session:
+    async def open(cls, url: str, source: str | None = None) -> Session:
+        """`source`: the local address to connect from (another 127.x.y.z is another client on loopback)."""
         from websockets.asyncio.client import connect  # a Streamlit dependency
 
         cookie = await asyncio.to_thread(_xsrf_cookie, url)
         headers = {"Cookie": f"{XSRF_COOKIE}={cookie}"} if cookie else {}
         ws = await connect(url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
-                           max_size=None, additional_headers=headers)  # fmt: skip
+                           max_size=None, additional_headers=headers,
+                           **({"local_addr": (source, 0)} if source else {}))  # fmt: skip
         sock = ws.transport.get_extra_info("socket")
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return cls(url, ws, cookie)

@@ -85,3 +85,37 @@ def test_a_ticket_waits_at_most_its_limit():
             pass
         assert 0.3 <= time.monotonic() - t0 < 3
         assert line.waiting() == 0  # the ticket that gave up left the line
+
+
+def test_one_client_holds_at_most_its_places_and_clients_take_turns():
+    """Before: one client with 17 sessions filled the line and everybody else got CompileBusy."""
+    from rocm_bridge.compile.errors import CompileClientQueued
+
+    line = q.FairQueue()
+    line.client_of = lambda session: session.split("/")[0]  # "address/tab"
+    release = threading.Event()
+    positions: dict[str, list[int]] = {}
+    order: list[str] = []
+
+    def hold(session: str) -> threading.Thread:
+        def run() -> None:
+            with line.turn("job", session=session, on_wait=lambda p: positions.setdefault(session, []).append(p)):
+                order.append(session)
+                release.wait(10)
+        th = threading.Thread(target=run)
+        th.start()
+        time.sleep(0.1)
+        return th
+
+    threads = [hold(f"attacker/{i}") for i in range(q.CLIENT_TICKETS)]
+    with pytest.raises(CompileClientQueued) as err, line.turn("job", session=f"attacker/{q.CLIENT_TICKETS}"):
+        pass
+    assert err.value.params["tickets"] == q.CLIENT_TICKETS
+    threads.append(hold("student/1"))
+    threads.append(hold("other/1"))
+    assert positions["student/1"][0] == 1 and positions["other/1"][0] == 2  # ahead of the attacker's 2nd..4th
+    release.set()
+    for th in threads:
+        th.join(10)
+    assert order[:3] == ["attacker/0", "student/1", "other/1"]
+    assert not line.is_busy()

@@ -187,6 +187,9 @@ def test_ingress_has_cookie_affinity_and_websocket_timeouts(k8s):
     assert ann["nginx.ingress.kubernetes.io/affinity"] == "cookie"
     assert ann["nginx.ingress.kubernetes.io/session-cookie-name"] in TEMPLATE.read_text()  # rb_route, as in Compose
     assert int(ann["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600
+    # the same per-address bound as the nginx template's limit_conn on /_stcore/stream
+    limit = re.search(r"limit_conn rb_streams (\d+);", TEMPLATE.read_text())
+    assert limit and ann["nginx.ingress.kubernetes.io/limit-connections"] == limit.group(1)
     backend = ing["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
     assert backend["name"] == "rocm-bridge" and backend["port"]["name"] == "http"
     kust = yaml.safe_load((DEPLOY / "k8s" / "kustomization.yaml").read_text())

@@ -77,6 +77,22 @@ def wrong(store, session: str, *buckets: tuple[str, str], over: bool = False, no
         raise TooManyAttempts(minutes=max(1, LIMITS[buckets[0][0]][1] // 60) if buckets else 10)
 
 
+def forwarded_client(peer: str, headers: dict[str, str], setting: str) -> str:
+    """The client behind a request: `peer`, or the proxy's X-Real-IP (else the last X-Forwarded-For entry) when
+    `peer` is a trusted proxy. `headers` has lower-case names. At most 64 characters.
+
+    >>> forwarded_client("127.0.0.1", {"x-real-ip": "198.51.100.7"}, "1")
+    '198.51.100.7'
+    >>> forwarded_client("8.8.8.8", {"x-real-ip": "198.51.100.7"}, "1")
+    '8.8.8.8'
+    """
+    if trusted_proxy(peer, setting):
+        real = headers.get("x-real-ip") or headers.get("x-forwarded-for", "").split(",")[-1]
+        if real.strip():
+            return real.strip()[:64]
+    return peer[:64]
+
+
 def trusted_proxy(peer: str, setting: str) -> bool:
     """Whether the socket peer `peer` is a proxy whose X-Real-IP may be believed. `setting` is
     ROCM_BRIDGE_TRUST_PROXY: "" (never), "1" (a loopback or private-network peer: nginx on this host, in Compose

@@ -34,6 +34,11 @@ class CompileQueued(Busy):
     key = "compile.err.queued"
 
 
+class CompileClientQueued(Busy):
+    """This client (address) already holds CLIENT_TICKETS places in the lab's line."""
+    key = "compile.err.client_queued"
+
+
 class CompileQuota(Busy):
     key = "compile.err.quota"
 

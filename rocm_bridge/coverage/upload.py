@@ -31,13 +31,13 @@ import sys
 import tempfile
 import threading
 from collections import OrderedDict
-from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path, PurePosixPath
 
 from rocm_bridge import archive, limits
 from rocm_bridge.errors import Busy, FileTooLarge, OutOfMemory, TimedOut, UnsafeArchive, UnsupportedFile
+from rocm_bridge.exclusive import OneAtATime
 
 MAX_UPLOAD_BYTES = limits.server_upload_mb() * limits.MB  # server.maxUploadSize, as the browser counts it
 MAX_EXTRACTED_BYTES = 256 * 1024 * 1024  # all entries together, uncompressed
@@ -454,18 +454,14 @@ def parse_graph(pb: bytes, name: str) -> list[tuple[str, list, int]]:
 
 # --- one heavy analysis at a time, results cached by bytes ---------------------------------------------------
 
-_heavy = threading.Lock()
+# one slot per server, taken by clients in turns while another is waiting (rocm_bridge/exclusive.py)
+_HEAVY = OneAtATime(lambda held_s: Busy("security.cov_busy"), turn=lambda wait: Busy("security.slot_turn", wait=wait))
 
 
-@contextmanager
 def heavy_slot():
-    """Hold the server's one upload-analysis slot, or raise Busy at once."""
-    if not _heavy.acquire(blocking=False):
-        raise Busy("security.cov_busy")
-    try:
-        yield
-    finally:
-        _heavy.release()
+    """Hold the server's one upload-analysis slot, or raise Busy at once (also while this caller's client had
+    the last turn and another client is waiting for one)."""
+    return _HEAVY.hold("upload")
 
 
 class ByteCache:

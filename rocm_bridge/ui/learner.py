@@ -62,14 +62,10 @@ def client_address() -> str:
     directly cannot pick their own bucket by sending the header."""
     import os
 
-    from rocm_bridge.classroom.ratelimit import trusted_proxy
+    from rocm_bridge.classroom.ratelimit import forwarded_client
 
-    peer = st.context.ip_address or "local"
-    if trusted_proxy(peer, os.environ.get("ROCM_BRIDGE_TRUST_PROXY", "")):
-        real = st.context.headers.get("X-Real-Ip") or st.context.headers.get("X-Forwarded-For", "").split(",")[-1]
-        if real.strip():
-            return real.strip()[:64]
-    return peer[:64]
+    headers = {name.lower(): st.context.headers.get(name) or "" for name in ("X-Real-Ip", "X-Forwarded-For")}
+    return forwarded_client(st.context.ip_address or "local", headers, os.environ.get("ROCM_BRIDGE_TRUST_PROXY", ""))
 
 
 def client_session() -> str:

@@ -143,3 +143,182 @@ def throttle_reruns() -> None:
 
     if not getattr(AppSession.handle_backmsg, "__rb_throttled__", False):
         AppSession.handle_backmsg = _throttled_handle_backmsg(AppSession.handle_backmsg)
+
+
+# --- sessions: how many websockets one client may hold ----------------------------------------------------------
+# Streamlit takes any number of websocket sessions from one address, and every session holds FOUR file descriptors
+# (measured in /proc: its websocket, and the epoll descriptor and self-pipe socket pair of the asyncio event loop
+# each AppSession creates for its scripts) and its state (~90 KB idle). A replica started by systemd has a soft
+# limit of 1,024 open files: one client that opened ~250 idle sessions left the server unable to accept anyone
+# else ("Too many open files" in accept(); docs/security.md, session_flood). So the server admits at most
+# MAX_SESSIONS_PER_CLIENT sessions per client address (X-Real-IP when the peer is the trusted proxy, as the rate
+# limits count) and MAX_SESSIONS in all, and raises its own soft open-files limit to fit them (never past the hard
+# limit; if it cannot, MAX_SESSIONS shrinks to what fits). A session over a cap is told so
+# (security.too_many_sessions / server_full) and its websocket is closed REFUSED_CLOSE_S later. A whole school
+# behind one NAT address is one client: the per-client default leaves room for several classes; set
+# ROCM_BRIDGE_MAX_SESSIONS_PER_CLIENT for more.
+PER_CLIENT_ENV, TOTAL_ENV = "ROCM_BRIDGE_MAX_SESSIONS_PER_CLIENT", "ROCM_BRIDGE_MAX_SESSIONS"
+MAX_SESSIONS_PER_CLIENT = 200
+MAX_SESSIONS = 1000
+REFUSED_CLOSE_S = 2.0
+FDS_PER_SESSION = 4
+# descriptors besides live sessions: disconnected sessions Streamlit keeps for a reconnect (up to 128 for 2 min,
+# event loop still open: 3 each), the database pool, logs, listening sockets, uploads being read
+FD_HEADROOM = 128 * 3 + 128
+
+
+def _env_int(name: str, default: int) -> int:
+    import os
+
+    try:
+        value = int(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+class SessionGate:
+    """Counts live sessions per client address and refuses those over a cap (thread-safe).
+
+    >>> gate = SessionGate(per_client=2, total=3)
+    >>> [gate.admit(s, a) for s, a in [("s1", "A"), ("s2", "A"), ("s3", "A"), ("s4", "B"), ("s5", "C")]]
+    [True, True, False, True, False]
+    >>> gate.leave("s1"); gate.admit("s6", "A")
+    True
+    """
+
+    def __init__(self, per_client: int, total: int) -> None:
+        import threading
+
+        self.per_client, self.total = per_client, total
+        self.address: dict[str, str] = {}  # admitted session id -> client address
+        self.refused: dict[str, str] = {}  # refused session id -> "client" | "total"
+        self._lock = threading.Lock()
+
+    def admit(self, session_id: str, address: str) -> bool:
+        with self._lock:
+            self.refused.pop(session_id, None)
+            if session_id in self.address:  # a reconnect of an admitted session
+                self.address[session_id] = address
+                return True
+            if sum(1 for a in self.address.values() if a == address) >= self.per_client:
+                self.refused[session_id] = "client"
+                return False
+            if len(self.address) >= self.total:
+                self.refused[session_id] = "total"
+                return False
+            self.address[session_id] = address
+            return True
+
+    def leave(self, session_id: str) -> None:
+        with self._lock:
+            self.address.pop(session_id, None)
+            self.refused.pop(session_id, None)
+
+    def why_refused(self, session_id: str) -> str | None:
+        with self._lock:
+            return self.refused.get(session_id)
+
+
+_GATE: SessionGate | None = None
+
+
+def session_gate() -> SessionGate | None:
+    return _GATE
+
+
+def connection_address(peer: str | None, headers: Any) -> str:
+    """The client a websocket belongs to: its peer, or the proxy's X-Real-IP when the peer is the trusted proxy
+    (ROCM_BRIDGE_TRUST_PROXY), the same rule as the rate limits (ui/learner.client_address)."""
+    import os
+
+    from rocm_bridge.classroom.ratelimit import forwarded_client
+
+    lowered = {str(k).lower(): str(v) for k, v in (headers.items() if hasattr(headers, "items") else headers)}
+    return forwarded_client(peer or "local", lowered, os.environ.get("ROCM_BRIDGE_TRUST_PROXY", ""))
+
+
+def _raise_open_files(wanted: int) -> int:
+    """Raise this process's soft open-files limit towards `wanted` (never past the hard limit); the soft limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def cap_sessions() -> None:
+    """Bound how many websocket sessions one client and all clients may hold (idempotent)."""
+    global _GATE
+    import asyncio
+
+    from streamlit.runtime.runtime import Runtime
+
+    if getattr(Runtime.connect_session, "__rb_capped__", False):
+        return
+    per_client = _env_int(PER_CLIENT_ENV, MAX_SESSIONS_PER_CLIENT)
+    total = _env_int(TOTAL_ENV, MAX_SESSIONS)
+    soft = _raise_open_files(total * FDS_PER_SESSION + FD_HEADROOM)
+    total = min(total, max(1, (soft - FD_HEADROOM) // FDS_PER_SESSION))
+    gate = _GATE = SessionGate(min(per_client, total), total)
+    connect, disconnect, close = Runtime.connect_session, Runtime.disconnect_session, Runtime.close_session
+
+    def connect_session(self: Any, client: Any, *args: Any, **kwargs: Any) -> str:
+        session_id = connect(self, client, *args, **kwargs)
+        ctx = getattr(client, "client_context", None)
+        address = connection_address(getattr(ctx, "remote_ip", None), getattr(ctx, "headers", ()))
+        if not gate.admit(session_id, address):
+            websocket = getattr(client, "_websocket", None)
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+            if websocket is not None and loop is not None:  # time for the message, then the socket goes
+                loop.call_later(REFUSED_CLOSE_S, lambda: loop.create_task(_close(websocket)))
+        return session_id
+
+    def disconnect_session(self: Any, session_id: str, *args: Any, **kwargs: Any) -> None:
+        gate.leave(session_id)
+        return disconnect(self, session_id, *args, **kwargs)
+
+    def close_session(self: Any, session_id: str) -> None:
+        gate.leave(session_id)
+        return close(self, session_id)
+
+    with contextlib.suppress(Exception):  # the session that runs this was connected before the gate existed
+        for info in Runtime.instance()._session_mgr.list_active_sessions():
+            ctx = getattr(info.client, "client_context", None)
+            gate.admit(info.session.id, connection_address(getattr(ctx, "remote_ip", None),
+                                                           getattr(ctx, "headers", ())))
+    from rocm_bridge.compile.queue import LAB  # the compile lab's line counts places per client, not per tab
+
+    LAB.client_of = lambda session_id: gate.address.get(session_id, session_id)
+    connect_session.__rb_capped__ = True  # type: ignore[attr-defined]
+    Runtime.connect_session = connect_session
+    Runtime.disconnect_session = disconnect_session
+    Runtime.close_session = close_session
+
+
+async def _close(websocket: Any) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.close(code=1013)  # 1013 = Try Again Later
+
+
+def refused_session() -> tuple[str, dict[str, int]] | None:
+    """For the running script: None if its session was admitted, else the message's key and parameters."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    gate = _GATE
+    why = gate.why_refused(ctx.session_id) if gate is not None and ctx is not None else None
+    if why is None:
+        return None
+    if why == "client":
+        return "security.too_many_sessions", {"limit": gate.per_client, "seconds": int(REFUSED_CLOSE_S)}
+    return "security.server_full", {"limit": gate.total, "seconds": int(REFUSED_CLOSE_S)}
