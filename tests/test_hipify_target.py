@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from rocm_bridge.hipify import target as tg
-from rocm_bridge.hipify import translator as tr
+from rocm_bridge.hipify import target_rewrites as tw
 from rocm_bridge.hipify.minrocm import minimum_rocm
 from rocm_bridge.hipify.report import warning_lines
 from rocm_bridge.hipify.translator import Options, translate
@@ -58,8 +58,8 @@ def _compile(path) -> subprocess.CompletedProcess:
 
 def test_rules_table_is_complete_and_sourced():
     rules = tg.rules()
-    assert set(tr._TARGET_NAMES) == {n for n, r in rules.items() if r.kind != "header" and r.until}
-    assert set(tr._HELPER_CALLS) == {n for n, r in rules.items() if not r.until}
+    assert set(tw.TARGET_NAMES) == {n for n, r in rules.items() if r.kind != "header" and r.until}
+    assert set(tw.HELPER_CALLS) == {n for n, r in rules.items() if not r.until}
     cat = catalog()
     for name, rule in rules.items():
         assert rule.kind in ("drop_mask", "call_text", "helper", "rename", "header", "manual"), name
@@ -188,7 +188,7 @@ REFERENCE = {
 
 def test_every_simd_helper_has_a_rule_a_section_and_a_reference():
     simd = {n.removeprefix("__") for n, r in tg.rules().items() if r.note == "hipify.target.simd"}
-    assert simd == set(REFERENCE) == {n.removeprefix("__") for n in tr._HELPER_CALLS}
+    assert simd == set(REFERENCE) == {n.removeprefix("__") for n in tw.HELPER_CALLS}
     assert {f"hipify_{n}" for n in simd} <= set(tg.helper_sections())
 
 

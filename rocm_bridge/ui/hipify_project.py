@@ -1,5 +1,5 @@
 """The hipify page's minimum-ROCm section and project report (rocm_bridge.hipify.minrocm / project); called from
-rocm_bridge.ui.hipify_view. User text (paths, code) only through st.dataframe / st.code / md_escape."""
+rocm_bridge.ui.hipify_panes and hipify_report. User text (paths, code) only through st.dataframe / st.code / md_escape."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from rocm_bridge.hipify.minrocm import minimum_rocm
 from rocm_bridge.text import md_escape
 from rocm_bridge.ui import lang, show_error, source_note, tr
 
-UPLOAD_KEY = "hp_upload"  # the page's file_uploader (rocm_bridge.ui.hipify_view)
+UPLOAD_KEY = "hp_upload"  # the page's file_uploader (rocm_bridge.ui.hipify_inputs)
 
 
 def _target() -> str:
-    """The target ROCm of the page's picker (rocm_bridge.ui.hipify_view.target_picker, ?hp_rocm=): the release the
+    """The target ROCm of the page's picker (rocm_bridge.ui.hipify_inputs.target_picker, ?hp_rocm=): the release the
     file is translated for is the one it is checked against."""
-    from rocm_bridge.ui.hipify_view import typed_rocm
+    from rocm_bridge.ui.hipify_state import typed_rocm
 
     return typed_rocm()
 
