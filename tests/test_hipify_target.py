@@ -275,3 +275,17 @@ def test_half_shuffle_section_stands_down_where_the_headers_have_them():
     section = tg.helper_sections()["hipify_shfl_half"]
     assert "HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR < 6" in section and tg.HALF_SHUFFLES_UNTIL == "5.6"
     assert section.count("__device__ inline") == 8  # __shfl, _up, _down, _xor for __half and __half2
+
+
+@pytest.mark.parametrize("version", ["¹", "5.²", "٥.٢", "6.1x", ""])
+def test_a_release_in_other_digits_is_no_release(version):
+    """Unicode digits pass str.isdigit() but not always int(): a target written so is no target, never a crash
+    (found by the fuzz test: Options(rocm_version='¹'))."""
+    from rocm_bridge.hipify.minrocm import valid_version
+
+    assert not valid_version(version)
+    key = tg.version_key(version)
+    assert all(isinstance(p, int) for p in key)
+    out = translate("__global__ void k(float* x) { x[0] = __shfl_down_sync(0xffffffff, x[0], 1); }\n",
+                    Options(rocm_version=version, wavefront=True)).output
+    assert "__shfl_down" in out

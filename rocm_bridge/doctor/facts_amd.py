@@ -71,7 +71,7 @@ def kfd_topology(root: Path) -> list[Gpu]:
         text = read_text(node, "properties") or ""
         for line in text.splitlines():
             parts = line.split()
-            if len(parts) == 2 and parts[1].lstrip("-").isdigit():
+            if len(parts) == 2 and parts[1].lstrip("-").isascii() and parts[1].lstrip("-").isdigit():
                 props[parts[0]] = int(parts[1])
         target = props.get("gfx_target_version", 0)
         if not target or props.get("simd_count", 1) == 0:

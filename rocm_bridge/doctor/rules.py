@@ -195,7 +195,7 @@ def _pip_cudnn_too_old(f: Facts, dist) -> tuple[str, str, str] | None:
         return None
     name = f"nvidia-cudnn-{_cuda_suffix_of(dist[1])}"
     have = f.packages.get(name)
-    got = _v(have) if have and have[0].isdigit() else None
+    got = _v(have) if have and have[0] in "0123456789" else None
     if got and got[0] == need[0] and got[:2] < need[:2]:
         return name, have, f"{need[0]}.{need[1]}"
     return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rocm_bridge.hipify.index import HIP, HIP_ADDED, active_map, fields
 from rocm_bridge.hipify.records import record
+from rocm_bridge.hipify.target import version_key as _key
 from rocm_bridge.hipify.translator import CONVERTED, Result
 
 FLOOR = "3.5"  # below this HIPIFY's HIP versions are HIP's own 1.x/2.x numbers, not ROCm releases
@@ -45,17 +46,6 @@ class MinimumRocm:
         return [r for r in self.requirements if _key(r.added) >= RAISES_FROM]
 
 
-def _key(version: str) -> tuple[int, ...]:
-    parts = []
-    for piece in version.split("."):
-        if not piece.isdigit():
-            break
-        parts.append(int(piece))
-    while len(parts) > 1 and parts[-1] == 0:
-        parts.pop()
-    return tuple(parts) or (0,)
-
-
 def short(version: str) -> str:
     """'5.7.0' -> '5.7'; '6.1.2' -> '6.1.2'."""
     key = _key(version)
@@ -64,7 +54,7 @@ def short(version: str) -> str:
 
 def valid_version(text: str) -> bool:
     parts = text.strip().split(".")
-    return 1 <= len(parts) <= 3 and all(p.isdigit() for p in parts)
+    return 1 <= len(parts) <= 3 and all(p.isascii() and p.isdigit() for p in parts)
 
 
 def _header_requirements(result: Result) -> list[Requirement]:

@@ -78,7 +78,7 @@ def names() -> frozenset[str]:
 def version_key(version: str) -> tuple[int, ...]:
     parts = []
     for piece in version.strip().split("."):
-        if not piece.isdigit():
+        if not (piece.isascii() and piece.isdigit()):
             break
         parts.append(int(piece))
     while len(parts) > 1 and parts[-1] == 0:

@@ -98,7 +98,7 @@ def _position_from_cookie(ctx: str) -> tuple[int, int] | None:
     used = st.session_state.setdefault("qz_deck_cookie_used", set())
     raw = str(st.context.cookies.get(DECK_COOKIE) or "")
     parts = raw.split("-")
-    if ctx in used or len(parts) != 3 or not all(p.isdigit() and len(p) <= 12 for p in parts):
+    if ctx in used or len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 12 for p in parts):
         return None
     used.add(ctx)
     return (int(parts[1]), int(parts[2])) if int(parts[0]) == _ctx_sum(ctx) else None
