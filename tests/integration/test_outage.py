@@ -9,12 +9,11 @@ their own that this file stops and starts again, and a replica that dies while t
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 
+import aio
 import flows
 import pytest
 from nginx import find_nginx
@@ -44,8 +43,7 @@ def stack(pg):
 
 
 def run(coro):
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, asyncio.wait_for(coro, 180)).result()
+    return aio.run(coro, 180)
 
 
 def _ready(url: str) -> tuple[int, str]:

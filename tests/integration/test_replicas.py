@@ -12,8 +12,8 @@ import contextlib
 import json
 import random
 import time
-from concurrent.futures import ThreadPoolExecutor
 
+import aio
 import flows
 import pytest
 from nginx import find_nginx
@@ -41,9 +41,7 @@ def stack(postgres):
 
 
 def run(coro):
-    """asyncio.run in a thread of its own: Playwright's sync API (the browser tests) keeps a loop in this one."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, asyncio.wait_for(coro, 120)).result()
+    return aio.run(coro, 120)
 
 
 def test_health_through_nginx(stack):

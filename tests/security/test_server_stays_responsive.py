@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from rocm_bridge.doctor.logs import MAX_LINE_CHARS, MAX_LOG_BYTES
 from rocm_bridge.serve import start_server, stop_server
+from tests import aio
 from tests.security import bombs
 from tests.security.payloads import LOG_SAMPLES, fill, log_worst_cases
 
@@ -25,12 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from wsclient import Session, p95, rerun_loop  # noqa: E402
 
 VICTIM = "ch3-operators"
-
-
-def _run(coro):
-    """asyncio.run in a thread of its own: Playwright's sync API (the browser tests) keeps a loop in this one."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +74,7 @@ def test_doctor_worst_paste(server):
     async def attack(s, _):
         await s.run("doctor", {"doc_log": text, "doc_log_go": True})
 
-    s, idle, during = _run(_attack(server, setup, attack))
+    s, idle, during = aio.run(_attack(server, setup, attack))
     _told(s, "No known problem found")
     _responsive(idle, during)
 
@@ -96,7 +90,7 @@ def test_coverage_2m_node_upload(server):
     async def attack(s, info):
         await s.run("coverage", {"cv_file": info}, query=q)
 
-    s, idle, during = _run(_attack(server, setup, attack))
+    s, idle, during = aio.run(_attack(server, setup, attack))
     _told(s, "the limit is 50 MB")
     _responsive(idle, during)
 
@@ -114,6 +108,6 @@ def test_hipify_5mb_upload(server):
     async def attack(s, info):
         await s.run("hipify", {"hp_upload": info})
 
-    s, idle, during = _run(_attack(server, setup, attack))
+    s, idle, during = aio.run(_attack(server, setup, attack))
     _told(s, "Showing the upload")
     _responsive(idle, during)

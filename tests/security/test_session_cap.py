@@ -15,6 +15,7 @@ import pytest
 from rocm_bridge.classroom.ratelimit import forwarded_client
 from rocm_bridge.serve import start_server, stop_server
 from rocm_bridge.ui.runtime import PER_CLIENT_ENV, REFUSED_CLOSE_S, SessionGate, connection_address
+from tests import aio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from wsclient import Session  # noqa: E402
@@ -74,7 +75,7 @@ async def _flood(url: str) -> dict:
 
 
 def test_sessions_past_the_per_client_cap_are_told_and_closed(server):
-    r = asyncio.run(_flood(server))
+    r = aio.run(_flood(server))
     assert r["admitted"] == [""] * CAP
     assert f"({CAP})" in r["en"] and "ROCM_BRIDGE_MAX_SESSIONS_PER_CLIENT" in r["en"]
     assert not r["drawn"], "a refused session must not run the page"
@@ -131,7 +132,7 @@ def test_nginx_refuses_websockets_past_its_per_address_limit():
     proc, url = start_server(env={PER_CLIENT_ENV: "1000"})  # only nginx's limit is under test here
     try:
         with Nginx([url.removeprefix("http://")]) as lb:
-            opened, refused = asyncio.run(_through_nginx(lb.url))
+            opened, refused = aio.run(_through_nginx(lb.url))
     finally:
         stop_server(proc)
     assert (opened, refused) == (NGINX_PER_ADDRESS, "429")
@@ -156,7 +157,7 @@ def test_a_server_started_with_systemds_1024_files_raises_its_limit_to_fit_the_c
             await s.run(PAGE)
             await s.close()
 
-        asyncio.run(one_visit())  # the app installs its runtime fixes on the first run
+        aio.run(one_visit())  # the app installs its runtime fixes on the first run
         soft = resource.prlimit(proc.pid, resource.RLIMIT_NOFILE)[0]
     finally:
         stop_server(proc)

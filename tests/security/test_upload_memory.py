@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from rocm_bridge.serve import start_server, stop_server
+from tests import aio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from wsclient import Session  # noqa: E402
@@ -45,7 +44,6 @@ def test_a_session_keeps_one_upload_however_many_it_sends(server):
         await s.close()
         return before, after, texts
 
-    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API (the browser tests) keeps a loop in this thread
-        before, after, texts = pool.submit(asyncio.run, flood()).result()
+    before, after, texts = aio.run(flood())
     assert after - before < 2.5 * CAP_MB, (before, after)  # 8 x 20 MB sent; the last one (and slack) kept
     assert any("m7.zip" in t for t in texts)  # the newest file is the one the page still has
