@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
+import compilers
 import pytest
 
 from rocm_bridge.hipify.args import ARG_CONSTANT_SINCE
@@ -107,12 +108,7 @@ EARLIER_THAN_TABLE: dict[str, str] = {
 
 
 def _hipcc() -> str:
-    path = shutil.which("hipcc")
-    if path is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("hipcc is missing but CI installs it (Debian hipcc, ROCm 5.2)")
-        pytest.skip("hipcc (Debian's ROCm 5.2) is not installed here")
-    return path
+    return compilers.hipcc()
 
 
 def _nvcc() -> str:

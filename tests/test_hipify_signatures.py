@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import compilers
 import pytest
 
 from rocm_bridge.hipify import args as hargs
@@ -130,11 +131,7 @@ def test_driver_casts_and_overload():
 
 
 def test_rewritten_calls_compile_with_rocm_5_2(tmp_path):
-    hipcc = shutil.which("hipcc")
-    if hipcc is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("hipcc is missing but CI installs it (Debian hipcc, ROCm 5.2)")
-        pytest.skip("hipcc (Debian's ROCm 5.2) is not installed here")
+    hipcc = compilers.hipcc()
     src = ("#include <cuda_runtime.h>\n#include <cuda.h>\n"
            "void f(float* p, size_t n, int dev, cudaStream_t s, cudaGraph_t g, cudaGraphNode_t* a,\n"
            "       cudaGraphNode_t* b, CUcontext c, unsigned int* v, CUdeviceptr d, const float* h) {\n"
