@@ -153,3 +153,21 @@ async def practice_answer(tab: Tab, rng: random.Random, query: str = f"lang={LAN
         tab.click(nxt)
         await tab.run(QUIZ, query)
     return saved
+
+
+def answers_of(db_url: str, nickname: str) -> int:
+    """How many answers the database holds for the learner with this nickname."""
+    from sqlalchemy import create_engine, func, select
+
+    from rocm_bridge.quiz.schema import answers, learners
+
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(
+                select(func.count())
+                .select_from(answers.join(learners, answers.c.learner_id == learners.c.id))
+                .where(learners.c.nickname == nickname)
+            ).scalar_one()
+    finally:
+        engine.dispose()
