@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import compilers
 import pytest
 
 from rocm_bridge import i18n, kernels
@@ -21,15 +21,6 @@ from rocm_bridge.kernels import figure, lessons, live, recorded
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN_FILE = recorded.DATA_DIR / "run_h100.json"
-
-
-def _tool(name: str, why: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{name} is missing but CI has it ({why})")
-        pytest.skip(f"{name} is not installed here ({why})")
-    return path
 
 
 # ---- the table and the sources -------------------------------------------------------------------------------------
@@ -145,7 +136,7 @@ def _emulate(s: kernels.Step, tmp: Path, rows: int, cols: int) -> subprocess.Com
 def test_every_kernel_transposes_on_the_cpu(tmp_path):
     """Each step's own source (its HIP include swapped for a small emulation of threads, blocks and barriers) on a
     64 x 96 matrix: every element where it belongs. A step 3 or 4 without its __syncthreads fails here."""
-    _tool("g++", "Debian build-essential")
+    compilers.required("g++", "Debian build-essential")
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = dict(zip(kernels.ALL, pool.map(lambda s: _emulate(s, tmp_path, 64, 96), kernels.ALL), strict=True))
     for s, run in runs.items():
@@ -181,7 +172,7 @@ def _same_compiler(recorded_name: str, here: str) -> bool:
 
 
 def test_steps_compile_with_hipcc_for_gfx90a_as_recorded():
-    _tool("hipcc", "Debian's ROCm 5.2 hipcc, installed by .ci/run")
+    compilers.required("hipcc", "Debian's ROCm 5.2 hipcc, installed by .ci/run")
     rec = recorded.compile_record("gfx90a")
     if not _same_compiler(rec.compiler, kcompile.compiler_version("gfx90a")):
         pytest.skip(f"recorded with {rec.compiler}, this machine has {kcompile.compiler_version('gfx90a')}")
@@ -245,7 +236,7 @@ def _clang(compiler: str) -> str:
 def test_cuda_twins_build_for_sm90_with_16_byte_accesses_where_the_lesson_says(tmp_path):
     """The device-run bundle (all twins in one harness) builds with nvcc -arch=sm_90; the PTX of step 6 and of
     the copy has 16-byte global loads and stores (.v4 of 32-bit), the others 4-byte ones."""
-    nvcc = _tool("nvcc", "CUDA 13's nvcc")
+    nvcc = compilers.required("nvcc", "CUDA 13's nvcc")
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import record_walkthrough
