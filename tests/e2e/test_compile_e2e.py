@@ -42,8 +42,9 @@ def test_triton_tab_compiles_matmul_for_amd_and_nvidia(app_server, page):
     wait_for_app(page, 60_000)
     page.get_by_role("tab", name=i18n.t("compile.page.tab_triton", "en")).click()
     page.get_by_role("button", name=i18n.t("compile.triton.compile", "en")).click()
-    page.get_by_text("v_mfma_f32_32x32x8_bf16").first.wait_for(timeout=180_000)
-    # the NVIDIA column: wgmma in its PTX listing (the dataframe's cells are drawn on a canvas: attached, not visible)
+    # the first match may be a cell of a dataframe, drawn on a canvas: attached, not visible (as the PTX line below)
+    page.get_by_text("v_mfma_f32_32x32x8_bf16").first.wait_for(state="attached", timeout=180_000)
+    # the NVIDIA column: wgmma in its PTX listing
     page.get_by_text("wgmma.mma_async.sync").first.wait_for(state="attached", timeout=30_000)
     assert page.locator('[data-testid="stCode"]', has_text="▶").count() >= 2  # matrix lines marked, both vendors
     assert page.locator(EXCEPTION).count() == 0
